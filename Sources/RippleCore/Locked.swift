@@ -1,0 +1,24 @@
+/// A value that is only ever touched under a ``Lock``.
+///
+/// `@unchecked Sendable`: `state` is read and written only inside `withLock`, under `lock`.
+package final class Locked<State>: @unchecked Sendable {
+    @usableFromInline let lock = Lock()
+    @usableFromInline var state: State
+
+    package init(_ state: State) {
+        self.state = state
+    }
+
+    @inlinable @inline(__always)
+    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&state)
+    }
+
+    /// A snapshot of the state, taken under the lock.
+    @inlinable
+    package var value: State {
+        withLock { $0 }
+    }
+}

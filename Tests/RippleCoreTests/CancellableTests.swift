@@ -1,0 +1,41 @@
+import Dispatch
+import RippleCore
+import Testing
+
+@Suite("Cancellable")
+struct CancellableTests {
+    @Test func closureRunsOnceOnRepeatedCancel() {
+        let runs = Locked(0)
+        let cancellable = ClosureCancellable { runs.withLock { $0 += 1 } }
+        #expect(!cancellable.isCancelled)
+        cancellable.cancel()
+        cancellable.cancel()
+        #expect(cancellable.isCancelled)
+        #expect(runs.value == 1)
+    }
+
+    @Test func manyThreadsCancellingAtOnceRunTheActionExactlyOnce() {
+        for _ in 0..<200 {
+            let runs = Locked(0)
+            let cancellable = ClosureCancellable { runs.withLock { $0 += 1 } }
+            DispatchQueue.concurrentPerform(iterations: 8) { _ in cancellable.cancel() }
+            #expect(runs.value == 1)
+        }
+    }
+
+    @Test func storeInBagAndOwner() {
+        final class Owner: ListenerOwner { let cancelBag = CancelBag() }
+        let bag = CancelBag()
+        let first = ClosureCancellable()
+        first.store(in: bag)
+        var owner: Owner? = Owner()
+        let second = ClosureCancellable()
+        second.cancelled(by: owner!)
+        #expect(bag.count == 1)
+        bag.cancel()
+        #expect(first.isCancelled)
+        #expect(!second.isCancelled)
+        owner = nil
+        #expect(second.isCancelled)
+    }
+}
