@@ -7,7 +7,7 @@ let coreSection = TourSection(name: "core", summary: "cancellables, bags and own
     log.code("let bag = CancelBag(); ClosureCancellable { … }.store(in: bag); bag.cancel()")
     let bag = CancelBag()
     for name in ["search request", "timer", "listener"] {
-        ClosureCancellable { print("  cancelled \(name)") }.store(in: bag)
+        ClosureCancellable { log.print("cancelled \(name)") }.store(in: bag)
     }
     log.print("bag holds \(bag.count) cancellables")
     bag.cancel()

@@ -1,16 +1,29 @@
+import RippleCore
+
 /// Collects what a tour section prints, so the tour's tests can check the same lines a user sees.
-final class TourLog {
-    private(set) var lines: [String] = []
+///
+/// Listeners and subscribers print into it from any thread; `@unchecked Sendable` because `lines` is only touched
+/// under its `Locked` lock.
+final class TourLog: @unchecked Sendable {
+    private let recorded = Locked<[String]>([])
     private let echo: Bool
 
     init(echo: Bool) {
         self.echo = echo
     }
 
+    /// Everything printed so far, in order.
+    var lines: [String] {
+        recorded.value
+    }
+
     /// A line of output, as the seed document prints it.
     func print(_ line: String) {
-        lines.append(line)
-        if echo { Swift.print(line) }
+        // Record and echo under one lock so the terminal shows the same order the tests check.
+        recorded.withLock { lines in
+            lines.append(line)
+            if echo { Swift.print(line) }
+        }
     }
 
     /// The Swift idea behind the next lines, in one line.
