@@ -21,6 +21,7 @@ let package = Package(
         .executableTarget(name: "RippleTour", dependencies: ["RippleCore"]),
         .testTarget(name: "RippleCoreTests", dependencies: ["RippleCore", "RippleTesting"]),
         .testTarget(name: "RippleTestingTests", dependencies: ["RippleTesting", "RippleCore"]),
+        .testTarget(name: "RippleTourTests", dependencies: ["RippleTour"]),
     ],
     swiftLanguageModes: [.v6]
 )
