@@ -54,7 +54,7 @@ open class LifecycleAction {
     /// The host finished loading (`viewDidLoad`).
     open func hostDidLoad(_ host: any LifecycleHost) {}
 
-    /// The host is about to appear (`viewWillAppear(_:)`). ``liveHost`` is already `host`.
+    /// The host is about to appear (`viewWillAppear(_:)`). ``LifecycleAction/liveHost`` is already `host`.
     open func host(_ host: any LifecycleHost, willAppear animated: Bool) {}
 
     /// The host appeared (`viewDidAppear(_:)`).
@@ -63,7 +63,7 @@ open class LifecycleAction {
     /// The host is about to disappear (`viewWillDisappear(_:)`).
     open func host(_ host: any LifecycleHost, willDisappear animated: Bool) {}
 
-    /// The host disappeared (`viewDidDisappear(_:)`). ``liveHost`` is cleared after this returns.
+    /// The host disappeared (`viewDidDisappear(_:)`). ``LifecycleAction/liveHost`` is cleared after this returns.
     open func host(_ host: any LifecycleHost, didDisappear animated: Bool) {}
 
     /// Routes one event to the matching hook, keeping ``liveHost`` up to date around it.
