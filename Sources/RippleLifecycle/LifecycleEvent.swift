@@ -29,6 +29,17 @@ public enum LifecycleEvent: Hashable, Sendable, CustomStringConvertible {
     case willDisappear(animated: Bool)
     case didDisappear(animated: Bool)
 
+    /// The event for `phase`; `animated` is ignored for ``LifecyclePhase/didLoad``.
+    public init(_ phase: LifecyclePhase, animated: Bool) {
+        switch phase {
+        case .didLoad: self = .didLoad
+        case .willAppear: self = .willAppear(animated: animated)
+        case .didAppear: self = .didAppear(animated: animated)
+        case .willDisappear: self = .willDisappear(animated: animated)
+        case .didDisappear: self = .didDisappear(animated: animated)
+        }
+    }
+
     public var phase: LifecyclePhase {
         switch self {
         case .didLoad: .didLoad

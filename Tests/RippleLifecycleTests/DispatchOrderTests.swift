@@ -8,11 +8,11 @@ struct DispatchOrderTests {
     let registry = LifecycleActions()
 
     @Test func orderIsHostThenGlobalsThenHostActionsForEveryEvent() {
-        registry.register(RecordingAction("G1", log: log))
-        registry.register(RecordingAction("G2", log: log))
+        registry.register(recordingAction("G1", log: log))
+        registry.register(recordingAction("G2", log: log))
         let screen = Screen("A", log: log, globals: registry)
-        screen.registerLifecycleAction(RecordingAction("H1", log: log))
-        screen.registerLifecycleAction(RecordingAction("H2", log: log))
+        screen.registerLifecycleAction(recordingAction("H1", log: log))
+        screen.registerLifecycleAction(recordingAction("H2", log: log))
 
         let events: [LifecycleEvent] = [.didLoad, .willAppear(animated: true), .didAppear(animated: false),
                                         .willDisappear(animated: false), .didDisappear(animated: true)]
@@ -30,9 +30,9 @@ struct DispatchOrderTests {
                 log?.append("after super")
             }
         }
-        registry.register(RecordingAction("G", log: log))
+        registry.register(recordingAction("G", log: log))
         let screen = SuperFirst("A", log: log, globals: registry)
-        screen.registerLifecycleAction(RecordingAction("H", log: log))
+        screen.registerLifecycleAction(recordingAction("H", log: log))
 
         LifecycleActions.dispatch(.didAppear(animated: true), to: screen)
         #expect(log.lines == ["A own didAppear(animated: true)", "after super",
@@ -46,9 +46,9 @@ struct DispatchOrderTests {
                 log?.append("after super")
             }
         }
-        registry.register(RecordingAction("G", log: log))
+        registry.register(recordingAction("G", log: log))
         let screen = SuperFirst("A", log: log, globals: registry)
-        screen.registerLifecycleAction(RecordingAction("H", log: log))
+        screen.registerLifecycleAction(recordingAction("H", log: log))
 
         screen.viewWillDisappear(false)
         #expect(log.lines == ["A own willDisappear(animated: false)", "G willDisappear(animated: false) A",
@@ -56,10 +56,10 @@ struct DispatchOrderTests {
     }
 
     @Test func aPlainHostGetsGlobalsThenItsOwnActions() {
-        registry.register(RecordingAction("G1", log: log))
-        registry.register(RecordingAction("G2", log: log))
+        registry.register(recordingAction("G1", log: log))
+        registry.register(recordingAction("G2", log: log))
         let host = PlainHost("P", globals: registry)
-        host.registerLifecycleAction(RecordingAction("H1", log: log))
+        host.registerLifecycleAction(recordingAction("H1", log: log))
 
         LifecycleActions.dispatch(.didAppear(animated: true), to: host)
         #expect(log.lines == ["G1 didAppear(animated: true) P", "G2 didAppear(animated: true) P",
@@ -67,10 +67,10 @@ struct DispatchOrderTests {
     }
 
     @Test func aHostWithoutOwnActionsGetsOnlyGlobals() {
-        registry.register(RecordingAction("G1", log: log))
-        registry.register(RecordingAction("G2", log: log))
+        registry.register(recordingAction("G1", log: log))
+        registry.register(recordingAction("G2", log: log))
         let other = Screen("B", globals: registry)
-        other.registerLifecycleAction(RecordingAction("B's", log: log))
+        other.registerLifecycleAction(recordingAction("B's", log: log))
         let screen = Screen("A", log: log, globals: registry)
         let host = PlainHost("P", globals: registry)
 
@@ -84,8 +84,8 @@ struct DispatchOrderTests {
 
     @Test func aHostSeesOnlyTheGlobalsOfItsOwnRegistry() {
         let otherRegistry = LifecycleActions()
-        otherRegistry.register(RecordingAction("other", log: log))
-        registry.register(RecordingAction("mine", log: log))
+        otherRegistry.register(recordingAction("other", log: log))
+        registry.register(recordingAction("mine", log: log))
         let screen = Screen("A", globals: registry)
 
         LifecycleActions.dispatch(.didLoad, to: screen)
@@ -94,9 +94,9 @@ struct DispatchOrderTests {
     }
 
     @Test func anOverrideThatSkipsSuperTriggersNoActions() {
-        registry.register(RecordingAction("G", log: log))
+        registry.register(recordingAction("G", log: log))
         let screen = Screen("A", log: log, globals: registry, skipsSuper: [.didAppear])
-        screen.registerLifecycleAction(RecordingAction("H", log: log))
+        screen.registerLifecycleAction(recordingAction("H", log: log))
 
         LifecycleActions.dispatch(.didAppear(animated: true), to: screen)
         #expect(log.lines == ["A own didAppear(animated: true)"])
@@ -123,7 +123,7 @@ struct DispatchOrderTests {
             }
         }
         let screen = Reentrant("A", log: log, globals: registry)
-        screen.registerLifecycleAction(RecordingAction("H", log: log))
+        screen.registerLifecycleAction(recordingAction("H", log: log))
 
         LifecycleActions.dispatch(.didAppear(animated: true), to: screen)
         #expect(log.lines == ["A own didAppear(animated: false)", "H didAppear(animated: false) A",

@@ -13,7 +13,7 @@ struct LeakTests {
         expectReleased { tracker in
             let log = EventLog()
             let screen = tracker.track(Screen("A", log: log, globals: registry), "host")
-            screen.registerLifecycleAction(tracker.track(RecordingAction("H", log: log), "recording action"))
+            screen.registerLifecycleAction(tracker.track(recordingAction("H", log: log), "recording action"))
             screen.registerLifecycleAction(tracker.track(OnceLifecycleAction { _, _ in }, "once action"))
             screen.registerLifecycleAction(tracker.track(BlockLifecycleAction(on: [.didAppear]) { _, _, _ in },
                                                          "block action"))
@@ -32,8 +32,8 @@ struct LeakTests {
         let registry = LifecycleActions()
         let screen = Screen("A", globals: registry)
         expectReleased { tracker in
-            let global = tracker.track(RecordingAction("G", log: EventLog()), "global action")
-            let own = tracker.track(RecordingAction("H", log: EventLog()), "host action")
+            let global = tracker.track(recordingAction("G", log: EventLog()), "global action")
+            let own = tracker.track(recordingAction("H", log: EventLog()), "host action")
             registry.register(global)
             screen.registerLifecycleAction(own)
             LifecycleActions.dispatch(.didAppear(animated: false), to: screen)
@@ -47,7 +47,7 @@ struct LeakTests {
     @Test func aRegistryIsFreedWithItsGlobalsOnceNoHostSeesIt() {
         expectReleased { tracker in
             let registry = tracker.track(LifecycleActions(), "registry")
-            registry.register(tracker.track(RecordingAction("G", log: EventLog()), "global action"))
+            registry.register(tracker.track(recordingAction("G", log: EventLog()), "global action"))
             let stack = tracker.track(VisibleStack(), "visible stack")
             stack.install(in: registry)
             let host = tracker.track(PlainHost("P", globals: registry), "host")

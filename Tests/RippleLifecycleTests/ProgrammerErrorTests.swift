@@ -1,7 +1,7 @@
 import RippleLifecycle
 import Testing
 
-@Suite("Programmer errors stop with a message naming the API and the value")
+@Suite("Lifecycle programmer errors stop with a message naming the API and the value")
 struct LifecycleProgrammerErrorTests {
     @Test func emptyIdentifier() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

@@ -9,8 +9,8 @@ struct RegistrationTests {
 
     @Test func registeringAnEqualActionReturnsTheOneAlreadyRegisteredAndCallsItOnce() {
         let screen = Screen("A", globals: registry)
-        let first = RecordingAction("first", log: log, identifier: "tracking")
-        let second = RecordingAction("second", log: log, identifier: "tracking")
+        let first = recordingAction("first", log: log, identifier: "tracking")
+        let second = recordingAction("second", log: log, identifier: "tracking")
 
         #expect(screen.registerLifecycleAction(first) === first)
         #expect(screen.registerLifecycleAction(second) === first)
@@ -25,20 +25,20 @@ struct RegistrationTests {
     }
 
     @Test func identityIsTheIdentifierAlone() {
-        let a = RecordingAction("a", log: log, identifier: "same")
+        let a = LifecycleAction(identifier: "same")
         let b = BlockLifecycleAction(on: [.didLoad], identifier: "same") { _, _, _ in }
-        let c = RecordingAction("c", log: log)
+        let c = LifecycleAction()
         #expect(a == b)
         #expect(a.hashValue == b.hashValue)
         #expect(a != c)
         #expect(Set<LifecycleAction>([a, b, c]).count == 2)
-        #expect(RecordingAction("d", log: log).identifier != RecordingAction("e", log: log).identifier)
+        #expect(LifecycleAction().identifier != LifecycleAction().identifier)
     }
 
     @Test func removalWorksForTheHostsList() {
         let screen = Screen("A", globals: registry)
-        let kept = screen.registerLifecycleAction(RecordingAction("kept", log: log))
-        let removed = screen.registerLifecycleAction(RecordingAction("removed", log: log))
+        let kept = screen.registerLifecycleAction(recordingAction("kept", log: log))
+        let removed = screen.registerLifecycleAction(recordingAction("removed", log: log))
 
         #expect(screen.removeLifecycleAction(removed))
         #expect(!screen.removeLifecycleAction(removed))
@@ -49,11 +49,11 @@ struct RegistrationTests {
 
     @Test func removalWorksForTheGlobalList() {
         let screen = Screen("A", globals: registry)
-        registry.register(RecordingAction("kept", log: log))
-        let removed = registry.register(RecordingAction("removed", log: log, identifier: "log"))
+        registry.register(recordingAction("kept", log: log))
+        let removed = registry.register(recordingAction("removed", log: log, identifier: "log"))
 
         // An equal action (same identifier) removes the registered one.
-        #expect(registry.remove(RecordingAction("stand-in", log: log, identifier: "log")))
+        #expect(registry.remove(recordingAction("stand-in", log: log, identifier: "log")))
         #expect(!registry.remove(removed))
         LifecycleActions.dispatch(.didDisappear(animated: true), to: screen)
         #expect(log.lines == ["kept didDisappear(animated: true) A"])
@@ -61,8 +61,8 @@ struct RegistrationTests {
 
     @Test func anActionRegisteredDuringAnEventRunsFromTheNextEvent() {
         let screen = Screen("A", globals: registry)
-        let lateHost = RecordingAction("late host", log: log)
-        let lateGlobal = RecordingAction("late global", log: log)
+        let lateHost = recordingAction("late host", log: log)
+        let lateGlobal = recordingAction("late global", log: log)
         registry.register(BlockLifecycleAction(on: [.didAppear]) { [weak registry] _, host, _ in
             host.registerLifecycleAction(lateHost)
             registry?.register(lateGlobal)
@@ -76,7 +76,7 @@ struct RegistrationTests {
 
     @Test func anActionRemovedDuringAnEventStillRunsInThatEventOnly() {
         let screen = Screen("A", globals: registry)
-        let doomed = RecordingAction("doomed", log: log)
+        let doomed = recordingAction("doomed", log: log)
         screen.registerLifecycleAction(BlockLifecycleAction(on: [.willAppear]) { _, host, _ in
             host.removeLifecycleAction(doomed)
         })
@@ -93,7 +93,7 @@ struct RegistrationTests {
 struct SharedRegistryTests {
     @Test func registerGlobalAndRemoveGlobalActOnTheSharedRegistry() {
         let log = EventLog()
-        let action = RecordingAction("global", log: log)
+        let action = recordingAction("global", log: log)
         #expect(LifecycleActions.registerGlobal(action) === action)
         defer { LifecycleActions.removeGlobal(action) }
         #expect(LifecycleActions.globalActions.contains(action))

@@ -14,35 +14,11 @@ private final class Accounting {
     }
 }
 
+/// An action on every phase that counts "<prefix> <phase> <animated>".
 @MainActor
-private final class CountingAction: LifecycleAction {
-    let prefix: String
-    let accounting: Accounting
-
-    init(_ prefix: String, _ accounting: Accounting) {
-        self.prefix = prefix
-        self.accounting = accounting
-        super.init()
-    }
-
-    override func hostDidLoad(_ host: any LifecycleHost) {
-        accounting.count("\(prefix) didLoad")
-    }
-
-    override func host(_ host: any LifecycleHost, willAppear animated: Bool) {
-        accounting.count("\(prefix) willAppear \(animated)")
-    }
-
-    override func host(_ host: any LifecycleHost, didAppear animated: Bool) {
-        accounting.count("\(prefix) didAppear \(animated)")
-    }
-
-    override func host(_ host: any LifecycleHost, willDisappear animated: Bool) {
-        accounting.count("\(prefix) willDisappear \(animated)")
-    }
-
-    override func host(_ host: any LifecycleHost, didDisappear animated: Bool) {
-        accounting.count("\(prefix) didDisappear \(animated)")
+private func countingAction(_ prefix: String, _ accounting: Accounting) -> LifecycleAction {
+    BlockLifecycleAction(on: Set(LifecyclePhase.allCases)) { phase, _, animated in
+        accounting.count("\(prefix) \(phase) \(animated)")
     }
 }
 
@@ -58,7 +34,7 @@ struct LifecycleStressTests {
             let accounting = Accounting()
             let stack = VisibleStack()
             stack.install(in: registry)
-            registry.register(CountingAction("global", accounting))
+            registry.register(countingAction("global", accounting))
             let globalOnce = OnceLifecycleAction { _, _ in accounting.count("global once") }
             registry.register(globalOnce)
             registry.register(OnceLifecycleAction(scope: .perHost) { _, _ in accounting.count("per-host once") })
@@ -79,7 +55,7 @@ struct LifecycleStressTests {
                         for host in hosts {
                             // A per-host action that lives for one round: registered, used, removed.
                             let roundAction = await MainActor.run {
-                                host.registerLifecycleAction(CountingAction("round", accounting))
+                                host.registerLifecycleAction(countingAction("round", accounting))
                             }
                             for event: LifecycleEvent in [.willAppear(animated: animated),
                                                           .didAppear(animated: animated),
@@ -112,7 +88,7 @@ struct LifecycleStressTests {
         await MainActor.run {
             let hosts = Self.tasks * Self.hostsPerTask
             let perAnimated = hosts * Self.rounds / 2
-            var expected: [String: Int] = ["global didLoad": hosts, "global once": 1, "per-host once": hosts]
+            var expected: [String: Int] = ["global didLoad false": hosts, "global once": 1, "per-host once": hosts]
             for phase in ["willAppear", "didAppear", "willDisappear", "didDisappear"] {
                 for animated in [true, false] {
                     expected["global \(phase) \(animated)"] = perAnimated

@@ -24,44 +24,17 @@ func title(of host: any LifecycleHost) -> String {
     (host as? any TitledHost)?.title ?? "?"
 }
 
-/// Records every hook as "<name> <event> <host>".
-final class RecordingAction: LifecycleAction {
-    let name: String
-    let log: EventLog
-
-    init(_ name: String, log: EventLog, identifier: String? = nil) {
-        self.name = name
-        self.log = log
-        if let identifier {
-            super.init(identifier: identifier)
-        } else {
-            super.init()
-        }
+/// An action on every phase that records "<name> <event> <host>".
+@MainActor
+func recordingAction(_ name: String, log: EventLog, identifier: String? = nil) -> LifecycleAction {
+    let record: @MainActor (LifecyclePhase, any LifecycleHost, Bool) -> Void = { phase, host, animated in
+        log.append("\(name) \(LifecycleEvent(phase, animated: animated)) \(title(of: host))")
     }
-
-    private func record(_ event: LifecycleEvent, _ host: any LifecycleHost) {
-        log.append("\(name) \(event) \(title(of: host))")
+    let phases = Set(LifecyclePhase.allCases)
+    if let identifier {
+        return BlockLifecycleAction(on: phases, identifier: identifier, record)
     }
-
-    override func hostDidLoad(_ host: any LifecycleHost) {
-        record(.didLoad, host)
-    }
-
-    override func host(_ host: any LifecycleHost, willAppear animated: Bool) {
-        record(.willAppear(animated: animated), host)
-    }
-
-    override func host(_ host: any LifecycleHost, didAppear animated: Bool) {
-        record(.didAppear(animated: animated), host)
-    }
-
-    override func host(_ host: any LifecycleHost, willDisappear animated: Bool) {
-        record(.willDisappear(animated: animated), host)
-    }
-
-    override func host(_ host: any LifecycleHost, didDisappear animated: Bool) {
-        record(.didDisappear(animated: animated), host)
-    }
+    return BlockLifecycleAction(on: phases, record)
 }
 
 /// A controller that records its own implementation ("<title> own <event>") before calling super, unless told to
