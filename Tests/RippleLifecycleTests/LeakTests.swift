@@ -1,3 +1,4 @@
+import RippleCore
 import RippleLifecycle
 import RippleTesting
 import Testing
@@ -52,6 +53,44 @@ struct LeakTests {
             stack.install(in: registry)
             let host = tracker.track(PlainHost("P", globals: registry), "host")
             LifecycleActions.dispatch(.didAppear(animated: true), to: host)
+        }
+    }
+}
+
+@Suite("Live-object counts")
+struct LiveObjectCountTests {
+    /// Runs in its own process (an exit test), so no test running in parallel can move the counts.
+    @Test func buildDriveAndDropReturnsCountsToTheBaseline() async {
+        await #expect(processExitsWith: .success) {
+            await MainActor.run {
+                func live() -> [Int] {
+                    let counts = RippleDiagnostics.liveObjects
+                    return [counts["LifecycleAction", default: 0], counts["LifecycleActionList", default: 0]]
+                }
+                let baseline = live()
+                do {
+                    let probe = (LifecycleAction(), LifecycleActionList(globals: LifecycleActions()))
+                    if live() != [baseline[0] + 1, baseline[1] + 1] {
+                        fatalError("the counters missed a live action or list: \(live()) against \(baseline)")
+                    }
+                    withExtendedLifetime(probe) {}
+                }
+
+                for _ in 0..<1_000 {
+                    let registry = LifecycleActions()
+                    VisibleStack().install(in: registry)
+                    registry.register(OnceLifecycleAction(scope: .perHost) { _, _ in })
+                    let host = LifecycleController(globals: registry)
+                    host.registerLifecycleAction(BlockLifecycleAction(on: [.didAppear]) { _, _, _ in })
+                    for event: LifecycleEvent in [.didLoad, .willAppear(animated: true), .didAppear(animated: true),
+                                                  .willDisappear(animated: true), .didDisappear(animated: true)] {
+                        LifecycleActions.dispatch(event, to: host)
+                    }
+                }
+                if live() != baseline {
+                    fatalError("live actions and lists \(live()), baseline \(baseline)")
+                }
+            }
         }
     }
 }
