@@ -48,7 +48,8 @@ public final class LifecycleActions {
         shared.register(action)
     }
 
-    /// Removes `action` from the shared registry — the seed's `DZVCRemoveGlobalAction`, which here really removes.
+    /// Removes `action` (or the action with its identifier) from the shared registry — the seed's
+    /// `DZVCRemoveGlobalAction`.
     @discardableResult
     public static func removeGlobal(_ action: LifecycleAction) -> Bool {
         shared.remove(action)
