@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "RippleCore", targets: ["RippleCore"]),
         .library(name: "RippleTesting", targets: ["RippleTesting"]),
+        .library(name: "RippleLifecycle", targets: ["RippleLifecycle"]),
         .executable(name: "ripple-tour", targets: ["RippleTour"]),
     ],
     dependencies: [
@@ -18,9 +19,11 @@ let package = Package(
     targets: [
         .target(name: "RippleCore"),
         .target(name: "RippleTesting", dependencies: ["RippleCore"]),
-        .executableTarget(name: "RippleTour", dependencies: ["RippleCore"]),
+        .target(name: "RippleLifecycle", dependencies: ["RippleCore"]),
+        .executableTarget(name: "RippleTour", dependencies: ["RippleCore", "RippleLifecycle"]),
         .testTarget(name: "RippleCoreTests", dependencies: ["RippleCore", "RippleTesting"]),
         .testTarget(name: "RippleTestingTests", dependencies: ["RippleTesting", "RippleCore"]),
+        .testTarget(name: "RippleLifecycleTests", dependencies: ["RippleLifecycle", "RippleCore", "RippleTesting"]),
         .testTarget(name: "RippleTourTests", dependencies: ["RippleTour"]),
     ],
     swiftLanguageModes: [.v6]

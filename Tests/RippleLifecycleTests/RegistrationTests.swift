@@ -1,0 +1,136 @@
+import RippleLifecycle
+import Testing
+
+@Suite("Registration and removal, global and per host")
+@MainActor
+struct RegistrationTests {
+    let log = EventLog()
+    let registry = LifecycleActions()
+
+    @Test func registeringAnEqualActionReturnsTheOneAlreadyRegisteredAndCallsItOnce() {
+        let screen = Screen("A", globals: registry)
+        let first = recordingAction("first", log: log, identifier: "tracking")
+        let second = recordingAction("second", log: log, identifier: "tracking")
+
+        #expect(screen.registerLifecycleAction(first) === first)
+        #expect(screen.registerLifecycleAction(second) === first)
+        #expect(screen.registerLifecycleAction(first) === first)
+        #expect(registry.register(second) === second)
+        #expect(registry.register(first) === second)
+
+        LifecycleActions.dispatch(.didAppear(animated: true), to: screen)
+        #expect(log.lines == ["second didAppear(animated: true) A", "first didAppear(animated: true) A"])
+        #expect(screen.lifecycleActions.actions == [first])
+        #expect(registry.actions.count == 1)
+    }
+
+    @Test func identityIsTheIdentifierAlone() {
+        let a = LifecycleAction(identifier: "same")
+        let b = BlockLifecycleAction(on: [.didLoad], identifier: "same") { _, _, _ in }
+        let c = LifecycleAction()
+        #expect(a == b)
+        #expect(a.hashValue == b.hashValue)
+        #expect(a != c)
+        #expect(Set<LifecycleAction>([a, b, c]).count == 2)
+        #expect(LifecycleAction().identifier != LifecycleAction().identifier)
+    }
+
+    @Test func removalWorksForTheHostsList() {
+        let screen = Screen("A", globals: registry)
+        let kept = screen.registerLifecycleAction(recordingAction("kept", log: log))
+        let removed = screen.registerLifecycleAction(recordingAction("removed", log: log))
+
+        #expect(screen.removeLifecycleAction(removed))
+        #expect(!screen.removeLifecycleAction(removed))
+        LifecycleActions.dispatch(.didAppear(animated: false), to: screen)
+        #expect(log.lines == ["kept didAppear(animated: false) A"])
+        #expect(screen.lifecycleActions.actions == [kept])
+    }
+
+    @Test func removalWorksForTheGlobalList() {
+        let screen = Screen("A", globals: registry)
+        registry.register(recordingAction("kept", log: log))
+        let removed = registry.register(recordingAction("removed", log: log, identifier: "log"))
+
+        // An equal action (same identifier) removes the registered one.
+        #expect(registry.remove(recordingAction("stand-in", log: log, identifier: "log")))
+        #expect(!registry.remove(removed))
+        LifecycleActions.dispatch(.didDisappear(animated: true), to: screen)
+        #expect(log.lines == ["kept didDisappear(animated: true) A"])
+    }
+
+    @Test func anActionRegisteredDuringAnEventRunsFromTheNextEvent() {
+        let screen = Screen("A", globals: registry)
+        let lateHost = recordingAction("late host", log: log)
+        let lateGlobal = recordingAction("late global", log: log)
+        registry.register(BlockLifecycleAction(on: [.didAppear]) { [weak registry] _, host, _ in
+            host.registerLifecycleAction(lateHost)
+            registry?.register(lateGlobal)
+        })
+
+        LifecycleActions.dispatch(.didAppear(animated: true), to: screen)
+        #expect(log.lines.isEmpty)
+        LifecycleActions.dispatch(.didAppear(animated: false), to: screen)
+        #expect(log.lines == ["late global didAppear(animated: false) A", "late host didAppear(animated: false) A"])
+    }
+
+    @Test func anActionRemovedDuringAnEventStillRunsInThatEventOnly() {
+        let screen = Screen("A", globals: registry)
+        let doomed = recordingAction("doomed", log: log)
+        screen.registerLifecycleAction(BlockLifecycleAction(on: [.willAppear]) { _, host, _ in
+            host.removeLifecycleAction(doomed)
+        })
+        screen.registerLifecycleAction(doomed)
+
+        LifecycleActions.dispatch(.willAppear(animated: true), to: screen)
+        LifecycleActions.dispatch(.willAppear(animated: true), to: screen)
+        #expect(log.lines == ["doomed willAppear(animated: true) A"])
+    }
+}
+
+@Suite("The shared registry's static API", .serialized)
+@MainActor
+struct SharedRegistryTests {
+    @Test func registerGlobalAndRemoveGlobalActOnTheSharedRegistry() {
+        let log = EventLog()
+        let action = recordingAction("global", log: log)
+        #expect(LifecycleActions.registerGlobal(action) === action)
+        defer { LifecycleActions.removeGlobal(action) }
+        #expect(LifecycleActions.globalActions.contains(action))
+        #expect(LifecycleActions.shared.actions.contains(action))
+
+        let screen = Screen("A", globals: .shared)
+        LifecycleActions.dispatch(.didAppear(animated: true), to: screen)
+        #expect(log.lines == ["global didAppear(animated: true) A"])
+
+        #expect(LifecycleActions.removeGlobal(action))
+        #expect(!LifecycleActions.globalActions.contains(action))
+        LifecycleActions.dispatch(.didAppear(animated: true), to: screen)
+        #expect(log.lines.count == 1)
+    }
+
+    @Test func hostsSeeTheSharedRegistryByDefault() {
+        final class DefaultHost: LifecycleHost {
+            let lifecycleActions = LifecycleActionList()
+        }
+        #expect(DefaultHost().lifecycleActions.globals === LifecycleActions.shared)
+        #expect(LifecycleController().lifecycleActions.globals === LifecycleActions.shared)
+    }
+
+    @Test func theSharedVisibleStackIsInstalledExplicitlyAndOnlyOnce() {
+        #expect(!LifecycleActions.globalActions.contains(VisibleStack.shared))
+        VisibleStack.shared.install()
+        VisibleStack.shared.install()
+        defer { VisibleStack.shared.uninstall() }
+        #expect(LifecycleActions.globalActions.filter { $0 == VisibleStack.shared }.count == 1)
+
+        let screen = Screen("A", globals: .shared)
+        LifecycleActions.dispatch(.didAppear(animated: true), to: screen)
+        #expect(VisibleStack.shared.top === screen)
+        LifecycleActions.dispatch(.didDisappear(animated: true), to: screen)
+        #expect(VisibleStack.shared.hosts.isEmpty)
+
+        VisibleStack.shared.uninstall()
+        #expect(!LifecycleActions.globalActions.contains(VisibleStack.shared))
+    }
+}
