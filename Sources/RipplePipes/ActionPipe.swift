@@ -20,19 +20,18 @@ import RippleCore
 ///
 /// `@unchecked Sendable`: `chain` is only touched under `pipeGraphLock`; everything else is immutable.
 @dynamicMemberLookup
-public final class ActionPipe<Actions: Sendable>: ChainMember, @unchecked Sendable {
+public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
     /// The keys this pipe answers to.
     public let actions: Actions
     let core: PipeCore
-    /// Guarded by `pipeGraphLock`.
-    var chain: PipeChain
+    /// Guarded by `pipeGraphLock`; may be a chain that merged into another (read it through `currentChain`).
+    private var storedChain: PipeChain
 
     public init(_ actions: Actions) {
         self.actions = actions
         let core = PipeCore()
         self.core = core
-        chain = PipeChain(core: core)
-        chain.members = [WeakMember(member: self)]
+        storedChain = PipeChain(core: core)
         livePipes.increment()
     }
 
@@ -91,7 +90,19 @@ public final class ActionPipe<Actions: Sendable>: ChainMember, @unchecked Sendab
     private func registrations(for slot: Int) -> ContiguousArray<AnyObject>? {
         pipeGraphLock.lock()
         defer { pipeGraphLock.unlock() }
-        return chain.registrations(for: slot)
+        return currentChain.registrations(for: slot)
+    }
+
+    /// The chain this pipe is in now, following merges. Call with `pipeGraphLock` held.
+    var currentChain: PipeChain {
+        var chain = storedChain
+        while let next = chain.forward {
+            chain = next
+        }
+        if chain !== storedChain {
+            storedChain = chain
+        }
+        return chain
     }
 
     // MARK: Registering
@@ -111,7 +122,7 @@ public final class ActionPipe<Actions: Sendable>: ChainMember, @unchecked Sendab
         let slot = actions[keyPath: key].slot
         pipeGraphLock.withLock {
             core.registrations[slot] = nil
-            chain.invalidate()
+            currentChain.invalidate()
         }
     }
 
@@ -126,7 +137,7 @@ public final class ActionPipe<Actions: Sendable>: ChainMember, @unchecked Sendab
     func install(_ registration: AnyObject, slot: Int) {
         pipeGraphLock.withLock {
             core.registrations[slot] = [registration]
-            chain.invalidate()
+            currentChain.invalidate()
         }
     }
 
@@ -141,8 +152,8 @@ public final class ActionPipe<Actions: Sendable>: ChainMember, @unchecked Sendab
     @discardableResult
     public func addPipe(_ pipe: ActionPipe<Actions>) -> ActionPipe<Actions> {
         pipeGraphLock.lock()
-        let mine = chain
-        let theirs = pipe.chain
+        let mine = currentChain
+        let theirs = pipe.currentChain
         guard mine !== theirs else {
             let count = mine.cores.count
             pipeGraphLock.unlock()
@@ -150,14 +161,8 @@ public final class ActionPipe<Actions: Sendable>: ChainMember, @unchecked Sendab
                             + "(\(count) pipe\(count == 1 ? "" : "s"))")
         }
         mine.cores.append(contentsOf: theirs.cores)
-        for entry in theirs.members {
-            guard let member = entry.member else { continue }
-            member.chain = mine
-            mine.members.append(entry)
-        }
-        mine.members.removeAll { $0.member == nil }
         theirs.cores = []
-        theirs.members = []
+        theirs.forward = mine
         theirs.invalidate()
         mine.invalidate()
         pipeGraphLock.unlock()
@@ -168,19 +173,17 @@ public final class ActionPipe<Actions: Sendable>: ChainMember, @unchecked Sendab
     /// with its own actions.
     public func removeFromChain() {
         pipeGraphLock.withLock {
-            let old = chain
+            let old = currentChain
             guard old.cores.count > 1 else { return }
             old.cores.removeAll { $0 === core }
-            old.members.removeAll { $0.member == nil || $0.member === self }
             old.invalidate()
-            chain = PipeChain(core: core)
-            chain.members = [WeakMember(member: self)]
+            storedChain = PipeChain(core: core)
         }
     }
 
     /// The number of pipes in this pipe's chain.
     public var chainLength: Int {
-        pipeGraphLock.withLock { chain.cores.count }
+        pipeGraphLock.withLock { currentChain.cores.count }
     }
 
     /// One pipe holding every action of `pipes`, in order (the first pipe's actions for a key run before the
@@ -196,7 +199,7 @@ public final class ActionPipe<Actions: Sendable>: ChainMember, @unchecked Sendab
                     bundled.core.registrations[slot, default: []].append(contentsOf: registrations)
                 }
             }
-            bundled.chain.invalidate()
+            bundled.currentChain.invalidate()
         }
         return bundled
     }

@@ -16,31 +16,23 @@ final class PipeCore: @unchecked Sendable {
     var registrations: [Int: ContiguousArray<AnyObject>] = [:]
 }
 
-/// A pipe handle that a chain re-points when it merges into another chain.
-protocol ChainMember: AnyObject {
-    /// Guarded by `pipeGraphLock`.
-    var chain: PipeChain { get set }
-}
-
-struct WeakMember {
-    weak var member: (any ChainMember)?
-}
-
 /// The ordered pipes of one chain, shared by every pipe in it.
 ///
-/// The chain owns the pipes' registrations (`cores`) and only points weakly at the handles, so a handle → chain →
-/// cores graph has no cycle: the chain and its cores live as long as any handle of the chain does.
+/// The chain owns the pipes' registrations (`cores`); pipes own their chain. When a chain is appended to another,
+/// it keeps a strong `forward` pointer to the chain it merged into and every pipe still pointing at it follows that
+/// pointer on its next use. No weak references are involved: a weakly referenced object pays for a side table on
+/// every retain and release, which a call would hit several times.
 ///
 /// `@unchecked Sendable`: every property is only touched under `pipeGraphLock`.
 final class PipeChain: @unchecked Sendable {
     var cores: [PipeCore]
-    var members: [WeakMember]
-    /// Every slot's registrations in chain order, built on the first call after a change.
-    private var plan: [Int: ContiguousArray<AnyObject>]?
+    /// The chain this one merged into; its `cores` are empty from then on.
+    var forward: PipeChain?
+    /// Every slot's registrations in chain order (indexed by slot), built on the first call after a change.
+    private var plan: ContiguousArray<ContiguousArray<AnyObject>?>?
 
     init(core: PipeCore) {
         cores = [core]
-        members = []
         liveChains.increment()
     }
 
@@ -51,16 +43,19 @@ final class PipeChain: @unchecked Sendable {
     /// Call with `pipeGraphLock` held.
     func registrations(for slot: Int) -> ContiguousArray<AnyObject>? {
         if let plan {
-            return plan[slot]
+            return slot < plan.count ? plan[slot] : nil
         }
-        var built: [Int: ContiguousArray<AnyObject>] = [:]
+        var built = ContiguousArray<ContiguousArray<AnyObject>?>()
         for core in cores {
             for (slot, registrations) in core.registrations {
-                built[slot, default: []].append(contentsOf: registrations)
+                if slot >= built.count {
+                    built.append(contentsOf: repeatElement(nil, count: slot + 1 - built.count))
+                }
+                built[slot] = (built[slot] ?? []) + registrations
             }
         }
         plan = built
-        return built[slot]
+        return slot < built.count ? built[slot] : nil
     }
 
     /// Call with `pipeGraphLock` held, after any change to the cores or their registrations.

@@ -56,7 +56,8 @@ private func seedDate(_ date: Date) -> String {
 /// ZZActionPipe's README, section by section.
 let pipesSection = TourSection(name: "pipes", summary: "typed actions along a chain of pipes (ZZActionPipe)") { log in
     log.heading("RipplePipes 1–2 — register an action, call it like a method")
-    log.code("pipe.registerAction(\\.someFunc).action { process, number, object in … }; pipe.someFunc(999, [1, 2, 3])")
+    log.code("pipe.registerAction(\\.someFunc).action { process, number, object in … }")
+    log.code("pipe.someFunc(999, [1, 2, 3])")
     do {
         let pipe = ActionPipe(ShareActions())
         pipe.registerAction(\.someFunc).action { _, number, object in

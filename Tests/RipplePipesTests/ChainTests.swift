@@ -170,7 +170,8 @@ func ticking(_ name: String, _ log: Recorder<String>, returns value: Int = 0) ->
             pipe3.addPipe(pipe1)
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(message.contains("ActionPipe.addPipe(_:) would make a cycle: the pipe is already in this chain (3 pipes)"))
+        #expect(message.contains(
+            "ActionPipe.addPipe(_:) would make a cycle: the pipe is already in this chain (3 pipes)"))
     }
 
     @Test func addingAPipeToItselfIsRefused() async {
@@ -179,7 +180,8 @@ func ticking(_ name: String, _ log: Recorder<String>, returns value: Int = 0) ->
             pipe.addPipe(pipe)
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(message.contains("ActionPipe.addPipe(_:) would make a cycle: the pipe is already in this chain (1 pipe)"))
+        #expect(message.contains(
+            "ActionPipe.addPipe(_:) would make a cycle: the pipe is already in this chain (1 pipe)"))
     }
 
     @Test func bundleOfNothingIsRefused() async {

@@ -6,7 +6,7 @@ import Testing
     @Test func aPipeIsReleased() {
         expectReleased { tracker in
             let pipe = tracker.track(ActionPipe(CounterActions()), "pipe")
-            tracker.track(pipe.chain, "chain")
+            tracker.track(chainOf(pipe), "chain")
             tracker.track(pipe.core, "core")
             pipe.registerAction(\.tick).action { _, number in number }
             #expect(pipe.tick(1) == 1)
@@ -25,14 +25,14 @@ import Testing
                 }
             }
             pipes[0].addPipe(pipes[1]).addPipe(pipes[2])
-            tracker.track(pipes[0].chain, "merged chain")
+            tracker.track(chainOf(pipes[0]), "merged chain")
             pipes[1].tick(1)
             let sub = (1...2).map { _ in ActionPipe(CounterActions()) }
             sub[0].addPipe(sub[1])
-            tracker.track(sub[0].chain, "appended chain")
+            tracker.track(chainOf(sub[0]), "appended chain")
             pipes[2].addPipe(sub[0])
             pipes[1].removeFromChain()
-            tracker.track(pipes[1].chain, "chain after removal")
+            tracker.track(chainOf(pipes[1]), "chain after removal")
             _ = ActionPipe.bundle(pipes)
         }
     }
@@ -78,4 +78,8 @@ enum RippleDiagnosticsNames {
         _ = ActionPipe(CounterActions())
         return Set(RippleDiagnostics.liveObjects.keys)
     }
+}
+
+func chainOf(_ pipe: ActionPipe<CounterActions>) -> PipeChain {
+    pipeGraphLock.withLock { pipe.currentChain }
 }

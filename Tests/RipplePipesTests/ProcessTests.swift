@@ -172,7 +172,8 @@ import Testing
         skipped.registerAction(\.tick).state(4).action { _, _ in 99 }
         let pipe3 = ActionPipe(CounterActions())
         pipe3.registerAction(\.tick).returnKind(of: Int.self).action { process, _ in
-            seen("third sees \(describe(process.upstreamReturnValue)) \(process.upstreamReturn(as: String.self) == nil)")
+            let notAString = process.upstreamReturn(as: String.self) == nil
+            seen("third sees \(describe(process.upstreamReturnValue)) \(notAString)")
             return 6
         }
         pipe1.addPipe(skipped).addPipe(pipe3)
@@ -204,7 +205,8 @@ import Testing
             _ = pipe.registerAction(\.ping).paramNotNil(1)
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(message.contains("ActionRegistration.paramNotNil(_:) for ping needs no index (it takes no arguments), got 1"))
+        #expect(message.contains(
+            "ActionRegistration.paramNotNil(_:) for ping needs no index (it takes no arguments), got 1"))
     }
 
     @Test func changeArgumentWithTheWrongTypeIsRefused() async {
