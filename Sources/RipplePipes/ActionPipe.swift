@@ -72,7 +72,7 @@ public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
         guard let registrations = registrations(for: key.slot) else { return nil }
         let process = TypedProcess<repeat each Argument, Result>(
             arguments: (repeat each arguments), state: state, actionName: key.name, entry: self)
-        return ActionProcess.$current.withValue(process) {
+        return ActionProcess.$taskCurrent.withValue(process) {
             process.runSync(registrations)
         }
     }
@@ -82,7 +82,7 @@ public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
         guard let registrations = registrations(for: key.slot) else { return nil }
         let process = TypedProcess<repeat each Argument, Result>(
             arguments: (repeat each arguments), state: state, actionName: key.name, entry: self)
-        return await ActionProcess.$current.withValue(process) {
+        return await ActionProcess.$taskCurrent.withValue(process) {
             await process.runAsync(registrations)
         }
     }

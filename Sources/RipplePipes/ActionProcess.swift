@@ -10,7 +10,12 @@ import RippleCore
 /// `@unchecked Sendable`: the mutable state (tuple, arguments, last return) is only touched under `lock`.
 public class ActionProcess: @unchecked Sendable {
     /// The process of the call the current code runs inside, or `nil` outside every call.
-    @TaskLocal public static var current: ActionProcess?
+    public static var current: ActionProcess? {
+        taskCurrent
+    }
+
+    /// Set only by a call, for exactly its duration, so no process outlives its call here.
+    @TaskLocal static var taskCurrent: ActionProcess?
 
     let lock = Lock()
     /// Guarded by `lock`.

@@ -33,7 +33,8 @@ import Testing
             pipes[2].addPipe(sub[0])
             pipes[1].removeFromChain()
             tracker.track(chainOf(pipes[1]), "chain after removal")
-            _ = ActionPipe.bundle(pipes)
+            let bundle = tracker.track(ActionPipe.bundle(pipes), "bundle")
+            bundle.tick(2)
         }
     }
 

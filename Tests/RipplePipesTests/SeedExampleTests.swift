@@ -108,8 +108,9 @@ import Testing
     @Test func states() {
         let log = Recorder<String>()
         let pipe1 = ActionPipe(ObjectActions())
-        pipe1.registerAction(\.someFunc).state(1).action { _, _, _ in
+        pipe1.registerAction(\.someFunc).state(1).action { process, _, _ in
             log("pipe1 _ state 1.")
+            #expect(process.state == nil || process.state!.contains(1))
             return nil
         }
         let pipe2 = ActionPipe(ObjectActions())
