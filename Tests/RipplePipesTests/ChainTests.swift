@@ -125,6 +125,27 @@ func ticking(_ name: String, _ log: Recorder<String>, returns value: Int = 0) ->
         #expect(log.values == ["1", "1", "2", "2"])
     }
 
+    @Test func actionsMayRegisterAndChainFromInsideACall() {
+        let log = Recorder<String>()
+        let pipe1 = ActionPipe(CounterActions())
+        let pipe2 = ticking("2", log)
+        pipe1.registerAction(\.tick).action { process, number in
+            log("1")
+            if number == 0 {
+                pipe1.addPipe(pipe2)                   // seen by the next call, not by this one
+                pipe1.registerAction(\.tick).action { _, _ in
+                    log("1 replaced")
+                    return 0
+                }
+            }
+            return number
+        }
+        pipe1.tick(0)
+        #expect(log.values == ["1"])
+        pipe1.tick(0)
+        #expect(log.values == ["1", "1 replaced", "2"])
+    }
+
     @Test func bundleMergesWithoutTouchingItsSources() {
         let log = Recorder<String>()
         let a = ticking("a", log, returns: 1)

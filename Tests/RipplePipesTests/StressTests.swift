@@ -57,4 +57,37 @@ import Testing
         }
         #expect(answered.value == 7 * calls)
     }
+
+    @Test(.tags(.stress)) func callsWhileThePipeGraphChanges() {
+        let calls = 2_000
+        let head = ActionPipe(CounterActions())
+        let tail = ActionPipe(CounterActions())
+        let moving = ActionPipe(CounterActions())
+        let headRuns = Locked(0)
+        head.registerAction(\.tick).action { _, _ in
+            headRuns.withLock { $0 += 1 }
+            return 1
+        }
+        moving.registerAction(\.tick).action { process, _ in (process.upstreamReturn(as: Int.self) ?? 0) + 10 }
+        tail.registerAction(\.tick).action { process, _ in (process.upstreamReturn(as: Int.self) ?? 0) + 100 }
+        head.addPipe(tail)
+        let outcomes = Locked<[Int: Int]>([:])
+
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for call in 0..<calls {
+                if thread == 0 {
+                    // one thread keeps moving a pipe in and out of the chain
+                    if call % 2 == 0 { tail.addPipe(moving) } else { moving.removeFromChain() }
+                } else {
+                    let result = tail.tick(call) ?? -1
+                    outcomes.withLock { $0[result, default: 0] += 1 }
+                }
+            }
+        }
+        let seen = outcomes.value
+        #expect(Set(seen.keys).isSubset(of: [101, 111]))  // with or without the moving pipe, never a torn chain
+        #expect(seen.values.reduce(0, +) == 7 * calls)
+        #expect(headRuns.value == 7 * calls)
+        #expect(head.chainLength == 2)
+    }
 }
