@@ -18,7 +18,7 @@ import RippleCore
 /// Thread-safe: register, chain and call from any thread. No lock is held while an action runs, so actions may call
 /// pipes (the same chain included) and register actions.
 ///
-/// `@unchecked Sendable`: `chain` is only touched under `pipeGraphLock`; everything else is immutable.
+/// `@unchecked Sendable`: `storedChain` is only touched under `pipeGraphLock`; everything else is immutable.
 @dynamicMemberLookup
 public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
     /// The keys this pipe answers to.

@@ -97,6 +97,8 @@ public class ActionProcess: @unchecked Sendable {
 }
 
 /// The process of one call of an action with arguments `Argument…` and result `Result`.
+///
+/// `@unchecked Sendable`: `arguments` and `lastReturn` are only touched under the inherited `lock`.
 final class TypedProcess<each Argument, Result>: ActionProcess, @unchecked Sendable {
     /// Guarded by `lock`.
     private var arguments: (repeat each Argument)
