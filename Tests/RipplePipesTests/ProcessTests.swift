@@ -235,6 +235,14 @@ import Testing
         #expect(message.contains("ActionProcess.changeArgument(at:to:) needs an index in 1...2 for pair, got 3"))
     }
 
+    @Test func tuplePositionOutOfRangeIsRefused() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = PipeTuple(1, 2)[2]
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("PipeTuple[_:] needs a position in 0..<2, got 2"))
+    }
+
     @Test func aPlainCallReachingAnAsyncActionIsRefused() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let pipe = ActionPipe(CounterActions())
