@@ -3,15 +3,23 @@ import PackageDescription
 
 // Ripple: one module per seed library ("room"), all standing on RippleCore.
 // A room never imports a sibling; only the umbrella `Ripple`, `RippleTesting` and the tour see several rooms.
+let deque: Target.Dependency = .product(name: "DequeModule", package: "swift-collections")
+
+/// Each room: its module name and what it needs beyond RippleCore.
+let rooms: [(name: String, dependencies: [Target.Dependency])] = [
+    ("RipplePipes", []),
+    ("RippleLifecycle", []),
+]
+let roomNames = rooms.map(\.name)
+
 let package = Package(
     name: "Ripple",
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
     products: [
         .library(name: "RippleCore", targets: ["RippleCore"]),
         .library(name: "RippleTesting", targets: ["RippleTesting"]),
-        .library(name: "RippleLifecycle", targets: ["RippleLifecycle"]),
         .executable(name: "ripple-tour", targets: ["RippleTour"]),
-    ],
+    ] + roomNames.map { .library(name: $0, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -19,12 +27,15 @@ let package = Package(
     targets: [
         .target(name: "RippleCore"),
         .target(name: "RippleTesting", dependencies: ["RippleCore"]),
-        .target(name: "RippleLifecycle", dependencies: ["RippleCore"]),
-        .executableTarget(name: "RippleTour", dependencies: ["RippleCore", "RippleLifecycle"]),
+        .executableTarget(
+            name: "RippleTour", dependencies: ["RippleCore"] + roomNames.map { .target(name: $0) }),
         .testTarget(name: "RippleCoreTests", dependencies: ["RippleCore", "RippleTesting"]),
         .testTarget(name: "RippleTestingTests", dependencies: ["RippleTesting", "RippleCore"]),
-        .testTarget(name: "RippleLifecycleTests", dependencies: ["RippleLifecycle", "RippleCore", "RippleTesting"]),
         .testTarget(name: "RippleTourTests", dependencies: ["RippleTour"]),
-    ],
+    ]
+        + rooms.map { .target(name: $0.name, dependencies: ["RippleCore"] + $0.dependencies) }
+        + roomNames.map {
+            .testTarget(name: "\($0)Tests", dependencies: [.target(name: $0), "RippleCore", "RippleTesting"])
+        },
     swiftLanguageModes: [.v6]
 )

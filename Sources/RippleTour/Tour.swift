@@ -2,6 +2,7 @@
 enum Tour {
     static let sections: [TourSection] = [
         coreSection,
+        pipesSection,
         lifecycleSection,
     ]
 

@@ -1,0 +1,206 @@
+import RippleCore
+
+/// A pipe of typed actions (the seed's `ZZActionPipe`): register actions on it, chain it with other pipes, and call
+/// an action on any pipe of the chain as if it were a method.
+///
+/// ```swift
+/// let pipe = ActionPipe(ShareActions())
+/// pipe.registerAction(\.someFunc).action { process, number, object in
+///     print("number _ \(number) , objc _ \(object)")
+///     return 100
+/// }
+/// let result = pipe.someFunc(999, [1, 2, 3])     // or pipe.call(\.someFunc, 999, [1, 2, 3])
+/// ```
+///
+/// A call runs every registered action of the chain in chain order, from the head, whichever pipe it went through;
+/// its result is the return value of the last action that ran, `nil` when none ran.
+///
+/// Thread-safe: register, chain and call from any thread. No lock is held while an action runs, so actions may call
+/// pipes (the same chain included) and register actions.
+///
+/// `@unchecked Sendable`: `storedChain` is only touched under `pipeGraphLock`; everything else is immutable.
+@dynamicMemberLookup
+public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
+    /// The keys this pipe answers to.
+    public let actions: Actions
+    let core: PipeCore
+    /// Guarded by `pipeGraphLock`; may be a chain that merged into another (read it through `currentChain`).
+    private var storedChain: PipeChain
+
+    public init(_ actions: Actions) {
+        self.actions = actions
+        let core = PipeCore()
+        self.core = core
+        storedChain = PipeChain(core: core)
+        livePipes.increment()
+    }
+
+    deinit {
+        livePipes.decrement()
+    }
+
+    // MARK: Calling
+
+    /// The action as a method of the pipe: `pipe.someFunc(999, object)`.
+    public subscript<each Argument, Result>(
+        dynamicMember key: KeyPath<Actions, ActionKey<repeat each Argument, Result>>
+    ) -> ActionCall<Actions, repeat each Argument, Result> {
+        ActionCall(pipe: self, key: actions[keyPath: key], state: nil)
+    }
+
+    /// Calls an action along the chain; returns what the last action that ran returned, or `nil` when none ran.
+    @discardableResult
+    public func call<each Argument, Result>(_ key: KeyPath<Actions, ActionKey<repeat each Argument, Result>>,
+                                            _ arguments: repeat each Argument) -> Result? {
+        perform(actions[keyPath: key], state: nil, repeat each arguments)
+    }
+
+    /// Calls an action along the chain, awaiting async actions (`asyncAction`) in order.
+    @discardableResult
+    public func callAsync<each Argument, Result>(_ key: KeyPath<Actions, ActionKey<repeat each Argument, Result>>,
+                                                 _ arguments: repeat each Argument) async -> Result? {
+        await performAsync(actions[keyPath: key], state: nil, repeat each arguments)
+    }
+
+    /// Calls that run only the actions whose state shares a bit with `state`, plus the actions without a state.
+    public func doWithState(_ state: ActionState) -> StatefulActionPipe<Actions> {
+        StatefulActionPipe(pipe: self, state: state)
+    }
+
+    func perform<each Argument, Result>(_ key: ActionKey<repeat each Argument, Result>, state: ActionState?,
+                                        _ arguments: repeat each Argument) -> Result? {
+        guard let registrations = registrations(for: key.slot) else { return nil }
+        let process = TypedProcess<repeat each Argument, Result>(
+            arguments: (repeat each arguments), state: state, actionName: key.name, entry: self)
+        return ActionProcess.$taskCurrent.withValue(process) {
+            process.runSync(registrations)
+        }
+    }
+
+    func performAsync<each Argument, Result>(_ key: ActionKey<repeat each Argument, Result>, state: ActionState?,
+                                             _ arguments: repeat each Argument) async -> Result? {
+        guard let registrations = registrations(for: key.slot) else { return nil }
+        let process = TypedProcess<repeat each Argument, Result>(
+            arguments: (repeat each arguments), state: state, actionName: key.name, entry: self)
+        return await ActionProcess.$taskCurrent.withValue(process) {
+            await process.runAsync(registrations)
+        }
+    }
+
+    private func registrations(for slot: Int) -> ContiguousArray<AnyObject>? {
+        pipeGraphLock.lock()
+        defer { pipeGraphLock.unlock() }
+        return currentChain.registrations(for: slot)
+    }
+
+    /// The chain this pipe is in now, following merges. Call with `pipeGraphLock` held.
+    var currentChain: PipeChain {
+        var chain = storedChain
+        while let next = chain.forward {
+            chain = next
+        }
+        if chain !== storedChain {
+            storedChain = chain
+        }
+        return chain
+    }
+
+    // MARK: Registering
+
+    /// Starts registering an action for `key`; add requirements, then finish with `action`, `delegate`, ….
+    /// Registering a key again replaces the earlier action.
+    public func registerAction<each Argument, Result>(
+        _ key: KeyPath<Actions, ActionKey<repeat each Argument, Result>>
+    ) -> ActionRegistration<Actions, repeat each Argument, Result> {
+        ActionRegistration(pipe: self, key: actions[keyPath: key])
+    }
+
+    /// Removes this pipe's action for `key`; the other pipes of the chain keep theirs.
+    public func unregisterAction<each Argument, Result>(
+        _ key: KeyPath<Actions, ActionKey<repeat each Argument, Result>>
+    ) {
+        let slot = actions[keyPath: key].slot
+        pipeGraphLock.withLock {
+            core.registrations[slot] = nil
+            currentChain.invalidate()
+        }
+    }
+
+    /// Whether this pipe (not its chain) has an action for `key`.
+    public func hasAction<each Argument, Result>(
+        _ key: KeyPath<Actions, ActionKey<repeat each Argument, Result>>
+    ) -> Bool {
+        let slot = actions[keyPath: key].slot
+        return pipeGraphLock.withLock { core.registrations[slot] != nil }
+    }
+
+    func install(_ registration: AnyObject, slot: Int) {
+        pipeGraphLock.withLock {
+            core.registrations[slot] = [registration]
+            currentChain.invalidate()
+        }
+    }
+
+    // MARK: Chaining
+
+    /// Appends `pipe`'s whole chain (from its head) after the tail of this pipe's chain, and returns `pipe`, so
+    /// `pipe1.addPipe(pipe2).addPipe(pipe3)` builds pipe1 → pipe2 → pipe3.
+    ///
+    /// Every pipe of the appended chain is re-rooted: calling through any of them runs the merged chain from its
+    /// head. Adding a pipe that is already in this chain (this pipe included) would make a cycle and stops with a
+    /// programmer error.
+    @discardableResult
+    public func addPipe(_ pipe: ActionPipe<Actions>) -> ActionPipe<Actions> {
+        pipeGraphLock.lock()
+        let mine = currentChain
+        let theirs = pipe.currentChain
+        guard mine !== theirs else {
+            let count = mine.cores.count
+            pipeGraphLock.unlock()
+            programmerError("ActionPipe.addPipe(_:) would make a cycle: the pipe is already in this chain "
+                            + "(\(count) pipe\(count == 1 ? "" : "s"))")
+        }
+        mine.cores.append(contentsOf: theirs.cores)
+        theirs.cores = []
+        theirs.forward = mine
+        theirs.invalidate()
+        mine.invalidate()
+        pipeGraphLock.unlock()
+        return pipe
+    }
+
+    /// Takes this pipe out of its chain; the other pipes stay chained in their order, and this pipe stands alone
+    /// with its own actions.
+    public func removeFromChain() {
+        pipeGraphLock.withLock {
+            let old = currentChain
+            guard old.cores.count > 1 else { return }
+            old.cores.removeAll { $0 === core }
+            old.invalidate()
+            storedChain = PipeChain(core: core)
+        }
+    }
+
+    /// The number of pipes in this pipe's chain.
+    public var chainLength: Int {
+        pipeGraphLock.withLock { currentChain.cores.count }
+    }
+
+    /// One pipe holding every action of `pipes`, in order (the first pipe's actions for a key run before the
+    /// second's). The sources are left as they were: their actions and chains are unchanged.
+    public static func bundle(_ pipes: [ActionPipe<Actions>]) -> ActionPipe<Actions> {
+        guard let first = pipes.first else {
+            programmerError("ActionPipe.bundle(_:) needs at least one pipe, got 0")
+        }
+        let bundled = ActionPipe(first.actions)
+        pipeGraphLock.withLock {
+            for pipe in pipes {
+                for (slot, registrations) in pipe.core.registrations {
+                    bundled.core.registrations[slot, default: []].append(contentsOf: registrations)
+                }
+            }
+            bundled.currentChain.invalidate()
+        }
+        return bundled
+    }
+}

@@ -1,0 +1,61 @@
+/// One registered action: its requirements and its body. Immutable once built, so calls read it without a lock.
+final class Registration<each Argument, Result>: Sendable {
+    let state: ActionState?
+    let requirements: [ActionRequirement]
+    /// Returns `nil` when the action decided not to run (a freed delegate, an upstream return of the wrong type).
+    let body: (@Sendable (ActionProcess, repeat each Argument) -> Result?)?
+    let asyncBody: (@Sendable (ActionProcess, repeat each Argument) async -> Result?)?
+
+    init(state: ActionState?, requirements: [ActionRequirement],
+         body: (@Sendable (ActionProcess, repeat each Argument) -> Result?)?,
+         asyncBody: (@Sendable (ActionProcess, repeat each Argument) async -> Result?)?) {
+        self.state = state
+        self.requirements = requirements
+        self.body = body
+        self.asyncBody = asyncBody
+    }
+
+    /// Whether the call, as it stands now, meets the state and every requirement.
+    @inline(__always)
+    func admits(_ process: ActionProcess) -> Bool {
+        if let state, !state.admits(process.state) {
+            return false
+        }
+        if requirements.isEmpty {
+            return true
+        }
+        return requirements.allSatisfy { $0.isMet(by: process) }
+    }
+}
+
+/// A condition an action needs before it runs (the seed's `ActionRequirement` settings).
+enum ActionRequirement: Sendable {
+    /// The upstream return value is of a given type.
+    case returnKind(@Sendable (Any) -> Bool)
+    case returnNotNil
+    /// The 1-based argument is of a given type.
+    case paramKind(Int, @Sendable (Any) -> Bool)
+    case paramNotNil(Int)
+
+    func isMet(by process: ActionProcess) -> Bool {
+        switch self {
+        case .returnKind(let isKind):
+            process.upstreamReturnValue.map(isKind) ?? false
+        case .returnNotNil:
+            process.upstreamReturnValue != nil
+        case .paramKind(let index, let isKind):
+            process.erasedArgument(at: index).map(isKind) ?? false
+        case .paramNotNil(let index):
+            process.erasedArgument(at: index) != nil
+        }
+    }
+}
+
+/// Holds a delegate weakly for `delegate(_:_:)`.
+final class WeakReference<Object: AnyObject & Sendable>: Sendable {
+    weak let object: Object?
+
+    init(_ object: Object) {
+        self.object = object
+    }
+}
