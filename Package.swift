@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "RippleCore", targets: ["RippleCore"]),
         .library(name: "RippleTesting", targets: ["RippleTesting"]),
+        .library(name: "RipplePipeline", targets: ["RipplePipeline"]),
         .executable(name: "ripple-tour", targets: ["RippleTour"]),
     ],
     dependencies: [
@@ -18,9 +19,11 @@ let package = Package(
     targets: [
         .target(name: "RippleCore"),
         .target(name: "RippleTesting", dependencies: ["RippleCore"]),
-        .executableTarget(name: "RippleTour", dependencies: ["RippleCore"]),
+        .target(name: "RipplePipeline", dependencies: ["RippleCore"]),
+        .executableTarget(name: "RippleTour", dependencies: ["RippleCore", "RipplePipeline"]),
         .testTarget(name: "RippleCoreTests", dependencies: ["RippleCore", "RippleTesting"]),
         .testTarget(name: "RippleTestingTests", dependencies: ["RippleTesting", "RippleCore"]),
+        .testTarget(name: "RipplePipelineTests", dependencies: ["RipplePipeline", "RippleCore", "RippleTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

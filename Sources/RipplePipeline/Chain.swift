@@ -1,0 +1,88 @@
+import RippleCore
+
+/// A stage as the plumber stores it: continuation style or async.
+enum AnyStage<P: Packet>: Sendable {
+    case continuation(any PipelineStage<P>)
+    case async(any AsyncPipelineStage<P>)
+
+    var name: String {
+        switch self {
+        case .continuation(let stage): stage.name
+        case .async(let stage): stage.name
+        }
+    }
+}
+
+/// An immutable snapshot of a plumber's stages and handlers; a packet runs through the snapshot taken when it entered.
+///
+/// The plumber builds a new one whenever a stage or handler changes, so running a packet takes one lock (to read the
+/// current snapshot) and no lock while stages run. The snapshot holds the plumber weakly: a continuation called after
+/// the plumber was freed finds it gone and stops.
+final class Chain<P: Packet>: Sendable {
+    let stages: [AnyStage<P>]
+    let infos: [StageInfo]
+    let onOutput: (@Sendable (P) -> Void)?
+    let onBlocked: (@Sendable (P, StageInfo) -> Void)?
+    let onFailure: (@Sendable (P, StageInfo, any Error) -> Void)?
+    weak let plumber: Plumber<P>?
+    /// Guards the slow-path flags of this chain's ``NextBox``es (continuations called late or kept by a stage).
+    let lock = Lock()
+
+    init(stages: [AnyStage<P>], infos: [StageInfo], onOutput: (@Sendable (P) -> Void)?,
+         onBlocked: (@Sendable (P, StageInfo) -> Void)?, onFailure: (@Sendable (P, StageInfo, any Error) -> Void)?,
+         plumber: Plumber<P>) {
+        self.stages = stages
+        self.infos = infos
+        self.onOutput = onOutput
+        self.onBlocked = onBlocked
+        self.onFailure = onFailure
+        self.plumber = plumber
+    }
+
+    /// Runs `packet` from stage `start` on; `plumber` must be held alive by the caller for the duration.
+    func run(from start: Int, _ packet: P, plumber: Plumber<P>, sink: ResultSink<P>?) {
+        guard start < stages.count else {
+            deliverOutput(packet, plumber: plumber, sink: sink)
+            return
+        }
+        switch stages[start] {
+        case .continuation(let stage):
+            var box = NextBox(chain: self, index: start, packet: packet, plumber: plumber, sink: sink)
+            stage.receive(packet, next: Next(box: box))
+            let uniquelyHeld = isKnownUniquelyReferenced(&box)
+            box.receiveReturned(uniquelyHeld: uniquelyHeld)
+        // Releasing `box` here, uncalled and unkept, reports the block from its deinit.
+        case .async(let stage):
+            plumber.startAsync(stage, at: start, packet, chain: self, sink: sink)
+        }
+    }
+
+    func deliverOutput(_ packet: P, plumber: Plumber<P>, sink: ResultSink<P>?) {
+        if let onOutput {
+            onOutput(packet)
+        } else if sink == nil {
+            plumber.countUnhandled(\.outputs)
+        }
+        sink?.deliver(.output(packet))
+    }
+
+    func reportBlocked(_ packet: P, at index: Int, plumber: Plumber<P>, sink: ResultSink<P>?) {
+        let stage = infos[index]
+        if let onBlocked {
+            onBlocked(packet, stage)
+        } else if sink == nil {
+            plumber.countUnhandled(\.blocked)
+        }
+        sink?.deliver(.blocked(packet, stage: stage))
+    }
+
+    func reportFailure(_ packet: P, at index: Int, error: any Error, plumber: Plumber<P>, sink: ResultSink<P>?) {
+        let stage = infos[index]
+        if let onFailure {
+            onFailure(packet, stage, error)
+        } else if sink == nil {
+            plumber.countUnhandled(\.failures)
+        }
+        sink?.deliver(.failed(packet, stage: stage, error: error))
+    }
+}
