@@ -1,6 +1,7 @@
 import RippleCore
 
 /// A stage as the plumber stores it: continuation style or async.
+@usableFromInline
 enum AnyStage<P: Packet>: Sendable {
     case continuation(any PipelineStage<P>)
     case async(any AsyncPipelineStage<P>)
@@ -18,13 +19,17 @@ enum AnyStage<P: Packet>: Sendable {
 /// The plumber builds a new one whenever a stage or handler changes, so running a packet takes one lock (to read the
 /// current snapshot) and no lock while stages run. The snapshot holds the plumber weakly: a continuation called after
 /// the plumber was freed finds it gone and stops.
+///
+/// The running path is `@inlinable` so it is specialised for the client's packet type: unspecialised, every stage
+/// paid several generic-metadata lookups (`NextBox<P>`, `Next<P>`, `AnyStage<P>`), more than the stage itself.
+@usableFromInline
 final class Chain<P: Packet>: Sendable {
-    let stages: [AnyStage<P>]
-    let infos: [StageInfo]
-    let onOutput: (@Sendable (P) -> Void)?
+    @usableFromInline let stages: [AnyStage<P>]
+    @usableFromInline let infos: [StageInfo]
+    @usableFromInline let onOutput: (@Sendable (P) -> Void)?
     let onBlocked: (@Sendable (P, StageInfo) -> Void)?
     let onFailure: (@Sendable (P, StageInfo, any Error) -> Void)?
-    weak let plumber: Plumber<P>?
+    @usableFromInline weak let plumber: Plumber<P>?
     /// Guards the slow-path flags of this chain's ``NextBox``es (continuations called late or kept by a stage).
     let lock = Lock()
 
@@ -39,34 +44,56 @@ final class Chain<P: Packet>: Sendable {
         self.plumber = plumber
     }
 
-    /// Runs `packet` from stage `start` on; `plumber` must be held alive by the caller for the duration.
-    func run(from start: Int, _ packet: P, plumber: Plumber<P>, sink: ResultSink<P>?) {
+    /// Runs `packet` from stage `start` on.
+    ///
+    /// The synchronous path never touches the plumber: it is weakly referenced, and retaining a weakly referenced
+    /// object goes through its side table, which costs more than the rest of a stage. Only the rare paths (an async
+    /// stage, an outcome without a handler, a late or dropped continuation) look it up.
+    @inlinable
+    func run(from start: Int, _ packet: P, sink: ResultSink<P>?) {
         guard start < stages.count else {
-            deliverOutput(packet, plumber: plumber, sink: sink)
+            deliverOutput(packet, sink: sink)
             return
         }
         switch stages[start] {
         case .continuation(let stage):
-            var box = NextBox(chain: self, index: start, packet: packet, plumber: plumber, sink: sink)
+            var box = NextBox(chain: self, index: start, packet: packet, sink: sink)
             stage.receive(packet, next: Next(box: box))
             let uniquelyHeld = isKnownUniquelyReferenced(&box)
             box.receiveReturned(uniquelyHeld: uniquelyHeld)
         // Releasing `box` here, uncalled and unkept, reports the block from its deinit.
         case .async(let stage):
-            plumber.startAsync(stage, at: start, packet, chain: self, sink: sink)
+            startAsync(stage, at: start, packet, sink: sink)
         }
     }
 
-    func deliverOutput(_ packet: P, plumber: Plumber<P>, sink: ResultSink<P>?) {
+    @usableFromInline
+    func startAsync(_ stage: any AsyncPipelineStage<P>, at index: Int, _ packet: P, sink: ResultSink<P>?) {
+        // A plumber freed meanwhile drops the packet without a report (documented).
+        plumber?.startAsync(stage, at: index, packet, chain: self, sink: sink)
+    }
+
+    @inlinable
+    func deliverOutput(_ packet: P, sink: ResultSink<P>?) {
+        if let onOutput, sink == nil {
+            onOutput(packet)
+        } else {
+            deliverOutputSlowly(packet, sink: sink)
+        }
+    }
+
+    @usableFromInline
+    func deliverOutputSlowly(_ packet: P, sink: ResultSink<P>?) {
         if let onOutput {
             onOutput(packet)
         } else if sink == nil {
-            plumber.countUnhandled(\.outputs)
+            plumber?.countUnhandled(\.outputs)
         }
         sink?.deliver(.output(packet))
     }
 
     func reportBlocked(_ packet: P, at index: Int, plumber: Plumber<P>, sink: ResultSink<P>?) {
+        // `plumber` proves the plumber is alive: a freed plumber reports nothing.
         let stage = infos[index]
         if let onBlocked {
             onBlocked(packet, stage)

@@ -16,9 +16,15 @@ import RippleCore
 ///
 /// If the plumber has been freed by the time a kept `Next` is called or dropped, nothing runs and nothing is reported.
 public struct Next<P: Packet>: Sendable {
-    let box: NextBox<P>
+    @usableFromInline let box: NextBox<P>
+
+    @inlinable
+    init(box: NextBox<P>) {
+        self.box = box
+    }
 
     /// Passes `packet` to the next stage (or to the output after the last stage).
+    @inlinable
     public func callAsFunction(_ packet: P) {
         box.pass(packet)
     }
@@ -34,52 +40,65 @@ public struct Next<P: Packet>: Sendable {
 /// `@unchecked Sendable`: `inReceive` and `calledSync` are only touched on `driverThread` (the thread running the
 /// stage's `receive`); `calledLater` and `publishedCalled` only under `chain.lock`. Deinit on another thread reads only
 /// the latter.
+@usableFromInline
 final class NextBox<P: Packet>: @unchecked Sendable {
-    let chain: Chain<P>
-    let index: Int
-    let packet: P
-    let sink: ResultSink<P>?
-    // Only dereferenced while `inReceive` on `driverThread`: the running chain holds the plumber strongly then.
-    unowned(unsafe) let plumber: Plumber<P>
-    let driverThread: pthread_t
-    var inReceive = true
-    var calledSync = false
+    @usableFromInline let chain: Chain<P>
+    @usableFromInline let index: Int
+    @usableFromInline let packet: P
+    @usableFromInline let sink: ResultSink<P>?
+    @usableFromInline let driverThread: pthread_t
+    @usableFromInline var inReceive = true
+    @usableFromInline var calledSync = false
     var calledLater = false
     var publishedCalled = false
 
-    init(chain: Chain<P>, index: Int, packet: P, plumber: Plumber<P>, sink: ResultSink<P>?) {
+    @inlinable
+    init(chain: Chain<P>, index: Int, packet: P, sink: ResultSink<P>?) {
         self.chain = chain
         self.index = index
         self.packet = packet
-        self.plumber = plumber
         self.sink = sink
         self.driverThread = pthread_self()
     }
 
+    @inlinable
     func pass(_ next: P) {
         if isOnDriverThread && inReceive {
-            // The fast path: no lock, the plumber is alive because the chain running below us holds it.
+            // The fast path: no lock, no plumber lookup.
             calledSync = true
-            chain.run(from: index + 1, next, plumber: plumber, sink: sink)
-            return
+            chain.run(from: index + 1, next, sink: sink)
+        } else {
+            passLate(next)
         }
+    }
+
+    /// A continuation called after `receive` returned, or from another thread.
+    @usableFromInline
+    func passLate(_ next: P) {
         chain.lock.withLock { calledLater = true }
         // A plumber freed meanwhile drops the continuation without a report (documented).
-        guard let plumber = chain.plumber else { return }
-        chain.run(from: index + 1, next, plumber: plumber, sink: sink)
+        guard chain.plumber != nil else { return }
+        chain.run(from: index + 1, next, sink: sink)
     }
 
     /// Called by the chain once `receive` returned, while it still holds the box.
+    @inlinable
     func receiveReturned(uniquelyHeld: Bool) {
         inReceive = false
         if !uniquelyHeld {
-            // Someone kept the continuation: it may be released on another thread, which must see our answer.
-            let called = calledSync
-            chain.lock.withLock { publishedCalled = called }
+            publishCalled()
         }
     }
 
-    private var isOnDriverThread: Bool {
+    /// Someone kept the continuation: it may be released on another thread, which must see whether it was called.
+    @usableFromInline
+    func publishCalled() {
+        let called = calledSync
+        chain.lock.withLock { publishedCalled = called }
+    }
+
+    @inlinable
+    var isOnDriverThread: Bool {
         pthread_equal(pthread_self(), driverThread) != 0
     }
 

@@ -125,7 +125,7 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 sink.install(continuation)
-                chain.run(from: 0, packet, plumber: self, sink: sink)
+                chain.run(from: 0, packet, sink: sink)
             }
         } onCancel: {
             sink.cancel()
@@ -152,11 +152,13 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
     // MARK: Internals
 
     /// Entry point for ports: runs the packet through the current chain on this thread.
+    @inlinable
     func start(_ packet: P) {
-        currentChain.run(from: 0, packet, plumber: self, sink: nil)
+        currentChain.run(from: 0, packet, sink: nil)
     }
 
-    private var currentChain: Chain<P> {
+    @usableFromInline
+    var currentChain: Chain<P> {
         state.withLock { $0.chain }.unsafelyUnwrapped
     }
 
@@ -204,7 +206,7 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
             plumber.taskFinished(id)
             switch outcome {
             case .success(let passed?):
-                chain.run(from: index + 1, passed, plumber: plumber, sink: sink)
+                chain.run(from: index + 1, passed, sink: sink)
             case .success(nil):
                 chain.reportBlocked(packet, at: index, plumber: plumber, sink: sink)
             case .failure(let error):

@@ -31,11 +31,11 @@ open class Port<P: Packet>: @unchecked Sendable {
     ///
     /// - Returns: whether at least one live plumber received the packet. `false` means nobody was listening: the
     ///   packet went nowhere (not wired yet, or every plumber was freed).
-    @discardableResult
+    @inlinable @discardableResult
     public final func emit(_ packet: P, portNumber: Int) -> Bool {
         var stamped = packet
         stamped.portNumber = portNumber
-        let targets = plumbers.value
+        let targets = wiredPlumbers
         var delivered = false
         for target in targets {
             guard let plumber = target.plumber else { continue }
@@ -43,6 +43,11 @@ open class Port<P: Packet>: @unchecked Sendable {
             plumber.start(stamped)
         }
         return delivered
+    }
+
+    @usableFromInline
+    final var wiredPlumbers: [WeakPlumber<P>] {
+        plumbers.value
     }
 
     /// Whether a live plumber would receive what this port emits now.
@@ -60,8 +65,15 @@ open class Port<P: Packet>: @unchecked Sendable {
     }
 }
 
-struct WeakPlumber<P: Packet>: Sendable {
-    weak var plumber: Plumber<P>?
+/// A class, so copying the wiring list retains boxes instead of copying weak references (each copy of a weak
+/// reference goes through the plumber's side table).
+@usableFromInline
+final class WeakPlumber<P: Packet>: Sendable {
+    @usableFromInline weak let plumber: Plumber<P>?
+
+    init(plumber: Plumber<P>) {
+        self.plumber = plumber
+    }
 }
 
 let portCounter = LiveObjectCounter("RipplePipeline.Port")

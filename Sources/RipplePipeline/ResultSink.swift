@@ -4,6 +4,7 @@ import RippleCore
 /// stages when the awaiting task is cancelled.
 ///
 /// `@unchecked Sendable`: every stored property is guarded by `lock`.
+@usableFromInline
 final class ResultSink<P: Packet>: @unchecked Sendable {
     private let lock = Lock()
     private var continuation: CheckedContinuation<PipelineResult<P>, Never>?
