@@ -336,3 +336,52 @@ func namedQueue(_ name: String) -> DispatchQueue {
     queue.setSpecific(key: queueName, value: name)
     return queue
 }
+
+@Suite("Re-entrancy and reconfiguration", .timeLimit(.minutes(1)))
+struct ReentrancyTests {
+    @Test func handlerMayEmitThroughTheSamePlumber() {
+        let port = NumberPort()
+        let outputs = Recorder<Int>()
+        let plumber = Plumber<Number>().addPort(port).addPipeline(Mark("a"))
+        plumber.onOutput { packet in
+            outputs.record(packet.value)
+            if packet.value < 3 { port.emit(Number(packet.value + 1), portNumber: 0) }
+        }
+        port.emit(Number(0), portNumber: 0)
+        #expect(outputs.values == [0, 1, 2, 3])
+    }
+
+    @Test func stageMayReconfigureThePlumberWhileAPacketRuns() async {
+        let plumber = Plumber<Number>()
+        plumber
+            .addPipeline(ClosureStage("Grow") { [weak plumber] (packet: Number, next) in
+                plumber?.addPipeline(Mark("added"))
+                next(packet)
+            })
+            .addPipeline(Mark("b"))
+        // The running packet keeps the chain it entered with; the next packet sees the added stage.
+        #expect(await plumber.process(Number(1), portNumber: 0).output?.path == ["b"])
+        #expect(await plumber.process(Number(2), portNumber: 0).output?.path == ["b", "added"])
+        #expect(plumber.stages.count == 4)
+    }
+
+    @Test func kindsOfStagesMixInOneChain() async {
+        let queue = DispatchQueue(label: "mix")
+        let plumber = Plumber<Number>()
+            .addPipeline(Mark("sync"))
+            .addPipeline(AsyncClosureStage("async") { (packet: Number) in
+                var packet = packet
+                packet.path.append("async")
+                return packet
+            })
+            .addPipeline(ClosureStage("late") { (packet: Number, next) in
+                queue.async {
+                    var packet = packet
+                    packet.path.append("late")
+                    next(packet)
+                }
+            })
+            .addPipeline(Mark("end"))
+        #expect(await plumber.process(Number(1), portNumber: 0).output?.path == ["sync", "async", "late", "end"])
+    }
+}
