@@ -17,8 +17,8 @@ enum AnyStage<P: Packet>: Sendable {
 /// An immutable snapshot of a plumber's stages and handlers; a packet runs through the snapshot taken when it entered.
 ///
 /// The plumber builds a new one whenever a stage or handler changes, so running a packet takes one lock (to read the
-/// current snapshot) and no lock while stages run. The snapshot holds the plumber weakly: a continuation called after
-/// the plumber was freed finds it gone and stops.
+/// current snapshot) and no lock while stages run. A continuation called after the plumber was freed finds its core
+/// shut down and stops.
 ///
 /// The running path is `@inlinable` so it is specialised for the client's packet type: unspecialised, every stage
 /// paid several generic-metadata lookups (`NextBox<P>`, `Next<P>`, `AnyStage<P>`), more than the stage itself.
@@ -29,26 +29,26 @@ final class Chain<P: Packet>: Sendable {
     @usableFromInline let onOutput: (@Sendable (P) -> Void)?
     let onBlocked: (@Sendable (P, StageInfo) -> Void)?
     let onFailure: (@Sendable (P, StageInfo, any Error) -> Void)?
-    @usableFromInline weak let plumber: Plumber<P>?
+    /// Strong: the core never holds a chain once its plumber is gone, so this cycle does not outlive the plumber.
+    @usableFromInline let core: PlumberCore<P>
     /// Guards the slow-path flags of this chain's ``NextBox``es (continuations called late or kept by a stage).
     let lock = Lock()
 
     init(stages: [AnyStage<P>], infos: [StageInfo], onOutput: (@Sendable (P) -> Void)?,
          onBlocked: (@Sendable (P, StageInfo) -> Void)?, onFailure: (@Sendable (P, StageInfo, any Error) -> Void)?,
-         plumber: Plumber<P>) {
+         core: PlumberCore<P>) {
         self.stages = stages
         self.infos = infos
         self.onOutput = onOutput
         self.onBlocked = onBlocked
         self.onFailure = onFailure
-        self.plumber = plumber
+        self.core = core
     }
 
     /// Runs `packet` from stage `start` on.
     ///
-    /// The synchronous path never touches the plumber: it is weakly referenced, and retaining a weakly referenced
-    /// object goes through its side table, which costs more than the rest of a stage. Only the rare paths (an async
-    /// stage, an outcome without a handler, a late or dropped continuation) look it up.
+    /// The synchronous path takes no lock; only the rare paths (an async stage, an outcome without a handler, a late
+    /// or dropped continuation) ask the core whether the plumber is still alive.
     @inlinable
     func run(from start: Int, _ packet: P, sink: ResultSink<P>?) {
         guard start < stages.count else {
@@ -69,8 +69,7 @@ final class Chain<P: Packet>: Sendable {
 
     @usableFromInline
     func startAsync(_ stage: any AsyncPipelineStage<P>, at index: Int, _ packet: P, sink: ResultSink<P>?) {
-        // A plumber freed meanwhile drops the packet without a report (documented).
-        plumber?.startAsync(stage, at: index, packet, chain: self, sink: sink)
+        core.startAsync(stage, at: index, packet, chain: self, sink: sink)
     }
 
     @inlinable
@@ -87,28 +86,27 @@ final class Chain<P: Packet>: Sendable {
         if let onOutput {
             onOutput(packet)
         } else if sink == nil {
-            plumber?.countUnhandled(\.outputs)
+            core.countUnhandled(\.outputs)
         }
         sink?.deliver(.output(packet))
     }
 
-    func reportBlocked(_ packet: P, at index: Int, plumber: Plumber<P>, sink: ResultSink<P>?) {
-        // `plumber` proves the plumber is alive: a freed plumber reports nothing.
+    func reportBlocked(_ packet: P, at index: Int, sink: ResultSink<P>?) {
         let stage = infos[index]
         if let onBlocked {
             onBlocked(packet, stage)
         } else if sink == nil {
-            plumber.countUnhandled(\.blocked)
+            core.countUnhandled(\.blocked)
         }
         sink?.deliver(.blocked(packet, stage: stage))
     }
 
-    func reportFailure(_ packet: P, at index: Int, error: any Error, plumber: Plumber<P>, sink: ResultSink<P>?) {
+    func reportFailure(_ packet: P, at index: Int, error: any Error, sink: ResultSink<P>?) {
         let stage = infos[index]
         if let onFailure {
             onFailure(packet, stage, error)
         } else if sink == nil {
-            plumber.countUnhandled(\.failures)
+            core.countUnhandled(\.failures)
         }
         sink?.deliver(.failed(packet, stage: stage, error: error))
     }

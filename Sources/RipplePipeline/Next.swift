@@ -77,7 +77,7 @@ final class NextBox<P: Packet>: @unchecked Sendable {
     func passLate(_ next: P) {
         chain.lock.withLock { calledLater = true }
         // A plumber freed meanwhile drops the continuation without a report (documented).
-        guard chain.plumber != nil else { return }
+        guard chain.core.isAlive else { return }
         chain.run(from: index + 1, next, sink: sink)
     }
 
@@ -107,7 +107,8 @@ final class NextBox<P: Packet>: @unchecked Sendable {
         if !called {
             called = chain.lock.withLock { calledLater || publishedCalled }
         }
-        guard !called, let plumber = chain.plumber else { return }
-        chain.reportBlocked(packet, at: index, plumber: plumber, sink: sink)
+        // A plumber freed meanwhile drops the packet without a report (documented).
+        guard !called, chain.core.isAlive else { return }
+        chain.reportBlocked(packet, at: index, sink: sink)
     }
 }

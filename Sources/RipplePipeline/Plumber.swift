@@ -27,33 +27,15 @@ import RippleCore
 ///
 /// `@unchecked Sendable`: all mutable state is in `state`, guarded by its `Locked` lock.
 public final class Plumber<P: Packet>: @unchecked Sendable {
-    private struct State {
-        var ports: [Port<P>] = []
-        var stages: [AnyStage<P>] = []
-        var infos: [StageInfo] = []
-        var onOutput: (@Sendable (P) -> Void)?
-        var onBlocked: (@Sendable (P, StageInfo) -> Void)?
-        var onFailure: (@Sendable (P, StageInfo, any Error) -> Void)?
-        var chain: Chain<P>?
-        var tasks: [UInt64: Task<Void, Never>] = [:]
-        var finishedEarly: Set<UInt64> = []
-        var nextTaskID: UInt64 = 0
-        var unhandled = UnhandledOutcomes()
-    }
-
-    private let state = Locked(State())
+    @usableFromInline let core = PlumberCore<P>()
+    private let ports = Locked<[Port<P>]>([])
 
     public init() {
         plumberCounter.increment()
-        rebuildChain()
     }
 
     deinit {
-        let running = state.withLock { state -> [Task<Void, Never>] in
-            defer { state.tasks = [:] }
-            return Array(state.tasks.values)
-        }
-        for task in running { task.cancel() }
+        core.shutDown()
         plumberCounter.decrement()
     }
 
@@ -63,45 +45,50 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
     /// port twice wires it once. The plumber keeps the port alive.
     @discardableResult
     public func addPort(_ port: Port<P>) -> Plumber<P> {
-        let isNew = state.withLock { state -> Bool in
-            if state.ports.contains(where: { $0 === port }) { return false }
-            state.ports.append(port)
+        let isNew = ports.withLock { ports -> Bool in
+            if ports.contains(where: { $0 === port }) { return false }
+            ports.append(port)
             return true
         }
-        if isNew { port.wire(to: self) }
+        if isNew { port.wire(to: core) }
         return self
     }
 
     /// Appends a continuation-style stage to the chain.
     @discardableResult
     public func addPipeline(_ stage: some PipelineStage<P>) -> Plumber<P> {
-        append(.continuation(stage))
+        core.append(.continuation(stage))
+        return self
     }
 
     /// Appends an asynchronous stage to the chain.
     @discardableResult
     public func addPipeline(_ stage: some AsyncPipelineStage<P>) -> Plumber<P> {
-        append(.async(stage))
+        core.append(.async(stage))
+        return self
     }
 
     /// Sets what receives the packets that leave the last stage (the seed's `throwPacketBlock`); replaces the
     /// previous handler. Runs on the thread that finished the last stage.
     @discardableResult
     public func onOutput(_ handler: @escaping @Sendable (P) -> Void) -> Plumber<P> {
-        configure { $0.onOutput = handler }
+        core.setOutput(handler)
+        return self
     }
 
     /// Sets what hears about packets a stage blocked: the packet that stage received and the stage; replaces the
     /// previous handler.
     @discardableResult
     public func onBlocked(_ handler: @escaping @Sendable (P, StageInfo) -> Void) -> Plumber<P> {
-        configure { $0.onBlocked = handler }
+        core.setBlocked(handler)
+        return self
     }
 
     /// Sets what hears about packets an ``AsyncPipelineStage`` failed by throwing; replaces the previous handler.
     @discardableResult
     public func onFailure(_ handler: @escaping @Sendable (P, StageInfo, any Error) -> Void) -> Plumber<P> {
-        configure { $0.onFailure = handler }
+        core.setFailure(handler)
+        return self
     }
 
     // MARK: Running
@@ -120,7 +107,9 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
 
     /// Runs `packet` as it is (its port number untouched) and returns how it left.
     public func process(_ packet: P) async -> PipelineResult<P> {
-        let chain = currentChain
+        // The plumber is alive for the whole call (we are running one of its methods), so the chain exists and
+        // every path ends in an outcome that resumes us.
+        let chain = core.currentChain.unsafelyUnwrapped
         let sink = ResultSink<P>()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -136,93 +125,17 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
 
     /// The stages in order.
     public var stages: [StageInfo] {
-        state.withLock { $0.infos }
+        core.infos
     }
 
     /// How many ports are wired.
     public var portCount: Int {
-        state.withLock { $0.ports.count }
+        ports.withLock { $0.count }
     }
 
     /// Outcomes that had no handler set when they happened (and no ``process(_:portNumber:)`` caller waiting).
     public var unhandled: UnhandledOutcomes {
-        state.withLock { $0.unhandled }
-    }
-
-    // MARK: Internals
-
-    /// Entry point for ports: runs the packet through the current chain on this thread.
-    @inlinable
-    func start(_ packet: P) {
-        currentChain.run(from: 0, packet, sink: nil)
-    }
-
-    @usableFromInline
-    var currentChain: Chain<P> {
-        state.withLock { $0.chain }.unsafelyUnwrapped
-    }
-
-    private func append(_ stage: AnyStage<P>) -> Plumber<P> {
-        // The name is user code: ask for it outside the lock.
-        let name = stage.name
-        return configure { state in
-            state.infos.append(StageInfo(index: state.stages.count, name: name))
-            state.stages.append(stage)
-        }
-    }
-
-    private func configure(_ change: (inout State) -> Void) -> Plumber<P> {
-        state.withLock(change)
-        rebuildChain()
-        return self
-    }
-
-    private func rebuildChain() {
-        state.withLock { state in
-            state.chain = Chain(stages: state.stages, infos: state.infos, onOutput: state.onOutput,
-                                onBlocked: state.onBlocked, onFailure: state.onFailure, plumber: self)
-        }
-    }
-
-    func countUnhandled(_ outcome: WritableKeyPath<UnhandledOutcomes, Int>) {
-        state.withLock { $0.unhandled[keyPath: outcome] += 1 }
-    }
-
-    func startAsync(_ stage: any AsyncPipelineStage<P>, at index: Int, _ packet: P, chain: Chain<P>,
-                    sink: ResultSink<P>?) {
-        let id = state.withLock { state -> UInt64 in
-            state.nextTaskID &+= 1
-            return state.nextTaskID
-        }
-        let task = Task {
-            let outcome: Result<P?, any Error>
-            do {
-                outcome = .success(try await stage.process(packet))
-            } catch {
-                outcome = .failure(error)
-            }
-            // A plumber freed meanwhile drops the packet without a report (documented).
-            guard let plumber = chain.plumber else { return }
-            plumber.taskFinished(id)
-            switch outcome {
-            case .success(let passed?):
-                chain.run(from: index + 1, passed, sink: sink)
-            case .success(nil):
-                chain.reportBlocked(packet, at: index, plumber: plumber, sink: sink)
-            case .failure(let error):
-                chain.reportFailure(packet, at: index, error: error, plumber: plumber, sink: sink)
-            }
-        }
-        state.withLock { state in
-            if state.finishedEarly.remove(id) == nil { state.tasks[id] = task }
-        }
-        sink?.add(task)
-    }
-
-    private func taskFinished(_ id: UInt64) {
-        state.withLock { state in
-            if state.tasks.removeValue(forKey: id) == nil { state.finishedEarly.insert(id) }
-        }
+        core.unhandled
     }
 }
 

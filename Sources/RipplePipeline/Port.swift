@@ -16,7 +16,8 @@ import RippleCore
 ///
 /// `@unchecked Sendable`: the wiring list is only touched under its `Locked` lock; emitting is thread-safe.
 open class Port<P: Packet>: @unchecked Sendable {
-    private let plumbers = Locked<[WeakPlumber<P>]>([])
+    // Cores, not plumbers: a freed plumber shuts its core down; the port skips it and prunes it on the next wiring.
+    private let plumbers = Locked<[PlumberCore<P>]>([])
 
     public init() {
         portCounter.increment()
@@ -37,42 +38,31 @@ open class Port<P: Packet>: @unchecked Sendable {
         stamped.portNumber = portNumber
         let targets = wiredPlumbers
         var delivered = false
-        for target in targets {
-            guard let plumber = target.plumber else { continue }
+        for core in targets {
+            guard let chain = core.currentChain else { continue }
             delivered = true
-            plumber.start(stamped)
+            chain.run(from: 0, stamped, sink: nil)
         }
         return delivered
     }
 
     @usableFromInline
-    final var wiredPlumbers: [WeakPlumber<P>] {
+    final var wiredPlumbers: [PlumberCore<P>] {
         plumbers.value
     }
 
     /// Whether a live plumber would receive what this port emits now.
     public final var isWired: Bool {
-        plumbers.withLock { list in list.contains { $0.plumber != nil } }
+        plumbers.value.contains { $0.isAlive }
     }
 
-    func wire(to plumber: Plumber<P>) {
+    func wire(to core: PlumberCore<P>) {
+        // Liveness is asked outside our lock (it takes the core's lock); a core never comes back to life.
+        let dead = plumbers.value.filter { !$0.isAlive }
         plumbers.withLock { list in
-            list.removeAll { $0.plumber == nil }
-            if !list.contains(where: { $0.plumber === plumber }) {
-                list.append(WeakPlumber(plumber: plumber))
-            }
+            list.removeAll { old in dead.contains { $0 === old } }
+            if !list.contains(where: { $0 === core }) { list.append(core) }
         }
-    }
-}
-
-/// A class, so copying the wiring list retains boxes instead of copying weak references (each copy of a weak
-/// reference goes through the plumber's side table).
-@usableFromInline
-final class WeakPlumber<P: Packet>: Sendable {
-    @usableFromInline weak let plumber: Plumber<P>?
-
-    init(plumber: Plumber<P>) {
-        self.plumber = plumber
     }
 }
 

@@ -7,7 +7,8 @@ let pipelineSection = TourSection(name: "pipeline", summary: "ports → pipeline
     log in
     typealias Share = PipelineTour.SharePacket
     log.heading("RipplePipeline — share a document link")
-    log.code("Plumber<SharePacket>().addPort(port).addPipeline(CheckLogin())…addPipeline(RequestDocLink()).onOutput { … }")
+    log.code("Plumber<SharePacket>().addPort(port).addPipeline(CheckLogin())…addPipeline(RequestDocLink())"
+        + ".onOutput { … }")
 
     // Each outcome wakes the tour, so it prints in the order things happen without sleeping.
     let (outcomes, outcome) = AsyncStream.makeStream(of: Void.self)
