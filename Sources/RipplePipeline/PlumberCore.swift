@@ -16,8 +16,6 @@ final class PlumberCore<P: Packet>: @unchecked Sendable {
         var onOutput: (@Sendable (P) -> Void)?
         var onBlocked: (@Sendable (P, StageInfo) -> Void)?
         var onFailure: (@Sendable (P, StageInfo, any Error) -> Void)?
-        /// The current snapshot; nil once the plumber is gone (the core ↔ chain cycle is broken then).
-        var chain: Chain<P>?
         var isAlive = true
         var tasks: [UInt64: Task<Void, Never>] = [:]
         var finishedEarly: Set<UInt64> = []
@@ -26,15 +24,18 @@ final class PlumberCore<P: Packet>: @unchecked Sendable {
     }
 
     private let state = Locked(State())
+    /// The current `Chain<P>`; nil once the plumber is gone (the core ↔ chain cycle is broken then). Written under
+    /// `state`'s lock so snapshots are stored in order.
+    @usableFromInline let chainSlot = ObjectSlot()
 
     init() {
         rebuild()
     }
 
     /// The chain a new packet runs through, or nil when the plumber is gone.
-    @usableFromInline
+    @inlinable
     var currentChain: Chain<P>? {
-        state.withLock { $0.chain }
+        chainSlot.load().map { unsafeDowncast($0, to: Chain<P>.self) }
     }
 
     var isAlive: Bool {
@@ -78,8 +79,8 @@ final class PlumberCore<P: Packet>: @unchecked Sendable {
     private func rebuild() {
         state.withLock { state in
             guard state.isAlive else { return }
-            state.chain = Chain(stages: state.stages, infos: state.infos, onOutput: state.onOutput,
-                                onBlocked: state.onBlocked, onFailure: state.onFailure, core: self)
+            chainSlot.store(Chain(stages: state.stages, infos: state.infos, onOutput: state.onOutput,
+                                  onBlocked: state.onBlocked, onFailure: state.onFailure, core: self))
         }
     }
 
@@ -87,7 +88,7 @@ final class PlumberCore<P: Packet>: @unchecked Sendable {
     func shutDown() {
         let running = state.withLock { state -> [Task<Void, Never>] in
             state.isAlive = false
-            state.chain = nil
+            chainSlot.store(nil)
             defer { state.tasks = [:] }
             return Array(state.tasks.values)
         }

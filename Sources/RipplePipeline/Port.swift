@@ -14,10 +14,11 @@ import RippleCore
 /// (each receives every packet, in the order the port was added to them). The plumber keeps its ports alive; a port
 /// holds its plumbers weakly, so a freed plumber simply stops receiving.
 ///
-/// `@unchecked Sendable`: the wiring list is only touched under its `Locked` lock; emitting is thread-safe.
+/// `@unchecked Sendable`: the wiring list is only touched under `ObjectList`'s lock; emitting is thread-safe.
 open class Port<P: Packet>: @unchecked Sendable {
     // Cores, not plumbers: a freed plumber shuts its core down; the port skips it and prunes it on the next wiring.
-    private let plumbers = Locked<[PlumberCore<P>]>([])
+    // Each entry is a `PlumberCore<P>`.
+    @usableFromInline let plumbers = ObjectList()
 
     public init() {
         portCounter.increment()
@@ -36,9 +37,10 @@ open class Port<P: Packet>: @unchecked Sendable {
     public final func emit(_ packet: P, portNumber: Int) -> Bool {
         var stamped = packet
         stamped.portNumber = portNumber
-        let targets = wiredPlumbers
+        let targets = plumbers.load()
         var delivered = false
-        for core in targets {
+        for target in targets {
+            let core = unsafeDowncast(target, to: PlumberCore<P>.self)
             guard let chain = core.currentChain else { continue }
             delivered = true
             chain.run(from: 0, stamped, sink: nil)
@@ -46,20 +48,19 @@ open class Port<P: Packet>: @unchecked Sendable {
         return delivered
     }
 
-    @usableFromInline
     final var wiredPlumbers: [PlumberCore<P>] {
-        plumbers.value
+        plumbers.load().map { unsafeDowncast($0, to: PlumberCore<P>.self) }
     }
 
     /// Whether a live plumber would receive what this port emits now.
     public final var isWired: Bool {
-        plumbers.value.contains { $0.isAlive }
+        wiredPlumbers.contains { $0.isAlive }
     }
 
     func wire(to core: PlumberCore<P>) {
         // Liveness is asked outside our lock (it takes the core's lock); a core never comes back to life.
-        let dead = plumbers.value.filter { !$0.isAlive }
-        plumbers.withLock { list in
+        let dead = wiredPlumbers.filter { !$0.isAlive }
+        plumbers.update { list in
             list.removeAll { old in dead.contains { $0 === old } }
             if !list.contains(where: { $0 === core }) { list.append(core) }
         }
