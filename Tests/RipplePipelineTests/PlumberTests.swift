@@ -157,6 +157,7 @@ struct PlumberTests {
 
         port.emit(Number(1), portNumber: 0)
         #expect(log.entries.count == 0)     // kept, so not blocked yet
+        #expect(kept.values.first?.stage == StageInfo(index: 1, name: "Keeper"))
 
         kept.reset()                        // the last copy goes away uncalled
         #expect(log.blocked.map(\.1) == [StageInfo(index: 1, name: "Keeper")])
