@@ -16,6 +16,7 @@ struct SharePacket: Packet, Equatable {
 }
 
 /// Produces a packet when the user taps "share" (the seed's `receiveShareEvent:`), on port 100.
+/// `@unchecked Sendable` restates `Port`'s conformance; the subclass adds no stored state.
 final class ShareEventPort: Port<SharePacket>, @unchecked Sendable {
     static let portNumber = 100
 

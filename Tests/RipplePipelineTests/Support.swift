@@ -16,6 +16,7 @@ struct Number: Packet, Equatable {
 }
 
 /// A port anyone can emit through.
+/// `@unchecked Sendable` restates `Port`'s conformance; the subclass adds no stored state.
 final class NumberPort: Port<Number>, @unchecked Sendable {}
 
 /// Appends its name to the packet's path and passes it on.
