@@ -1,0 +1,145 @@
+import RippleCore
+
+/// A plumber's state, shared with its ports and in-flight chains.
+///
+/// Ports and chains hold the core strongly instead of holding the ``Plumber`` weakly: retaining a weakly referenced
+/// object goes through its side table, which cost more per packet than the stages themselves. The plumber owns the
+/// core and shuts it down when freed; a shut-down core has no chain, so ports stop delivering, and late continuations
+/// and asynchronous stages see it is dead and drop their packet without a report.
+///
+/// `@unchecked Sendable`: all mutable state is in `state`, guarded by its `Locked` lock.
+@usableFromInline
+final class PlumberCore<P: Packet>: @unchecked Sendable {
+    private struct State {
+        var stages: [AnyStage<P>] = []
+        var infos: [StageInfo] = []
+        var onOutput: (@Sendable (P) -> Void)?
+        var onBlocked: (@Sendable (P, StageInfo) -> Void)?
+        var onFailure: (@Sendable (P, StageInfo, any Error) -> Void)?
+        var isAlive = true
+        var tasks: [UInt64: Task<Void, Never>] = [:]
+        var finishedEarly: Set<UInt64> = []
+        var nextTaskID: UInt64 = 0
+        var unhandled = UnhandledOutcomes()
+    }
+
+    private let state = Locked(State())
+    /// The current `Chain<P>`; nil once the plumber is gone (the core ↔ chain cycle is broken then). Written under
+    /// `state`'s lock so snapshots are stored in order.
+    @usableFromInline let chainSlot = ObjectSlot()
+
+    init() {
+        rebuild()
+    }
+
+    /// The chain a new packet runs through, or nil when the plumber is gone.
+    @inlinable
+    var currentChain: Chain<P>? {
+        chainSlot.load().map { unsafeDowncast($0, to: Chain<P>.self) }
+    }
+
+    var isAlive: Bool {
+        state.withLock { $0.isAlive }
+    }
+
+    var infos: [StageInfo] {
+        state.withLock { $0.infos }
+    }
+
+    var unhandled: UnhandledOutcomes {
+        state.withLock { $0.unhandled }
+    }
+
+    func append(_ stage: AnyStage<P>) {
+        // The name is user code: ask for it outside the lock.
+        let name = stage.name
+        configure { state in
+            state.infos.append(StageInfo(index: state.stages.count, name: name))
+            state.stages.append(stage)
+        }
+    }
+
+    func setOutput(_ handler: @escaping @Sendable (P) -> Void) {
+        configure { $0.onOutput = handler }
+    }
+
+    func setBlocked(_ handler: @escaping @Sendable (P, StageInfo) -> Void) {
+        configure { $0.onBlocked = handler }
+    }
+
+    func setFailure(_ handler: @escaping @Sendable (P, StageInfo, any Error) -> Void) {
+        configure { $0.onFailure = handler }
+    }
+
+    private func configure(_ change: (inout State) -> Void) {
+        state.withLock(change)
+        rebuild()
+    }
+
+    private func rebuild() {
+        state.withLock { state in
+            guard state.isAlive else { return }
+            chainSlot.store(Chain(stages: state.stages, infos: state.infos, onOutput: state.onOutput,
+                                  onBlocked: state.onBlocked, onFailure: state.onFailure, core: self))
+        }
+    }
+
+    /// The plumber is being freed: stop delivering and cancel the asynchronous stages in flight.
+    func shutDown() {
+        let running = state.withLock { state -> [Task<Void, Never>] in
+            state.isAlive = false
+            chainSlot.store(nil)
+            defer { state.tasks = [:] }
+            return Array(state.tasks.values)
+        }
+        for task in running { task.cancel() }
+    }
+
+    func countUnhandled(_ outcome: WritableKeyPath<UnhandledOutcomes, Int>) {
+        state.withLock { $0.unhandled[keyPath: outcome] += 1 }
+    }
+
+    func startAsync(_ stage: any AsyncPipelineStage<P>, at index: Int, _ packet: P, chain: Chain<P>,
+                    sink: ResultSink<P>?) {
+        let id = state.withLock { state -> UInt64? in
+            guard state.isAlive else { return nil }
+            state.nextTaskID &+= 1
+            return state.nextTaskID
+        }
+        // A plumber freed meanwhile drops the packet without a report (documented).
+        guard let id else { return }
+        let task = Task {
+            let outcome: Result<P?, any Error>
+            do {
+                outcome = .success(try await stage.process(packet))
+            } catch {
+                outcome = .failure(error)
+            }
+            guard self.taskFinished(id) else { return }
+            switch outcome {
+            case .success(let passed?):
+                chain.run(from: index + 1, passed, sink: sink)
+            case .success(nil):
+                chain.reportBlocked(packet, at: index, sink: sink)
+            case .failure(let error):
+                chain.reportFailure(packet, at: index, error: error, sink: sink)
+            }
+        }
+        let cancelNow = state.withLock { state -> Bool in
+            guard state.isAlive else { return true }
+            if state.finishedEarly.remove(id) == nil { state.tasks[id] = task }
+            return false
+        }
+        if cancelNow { task.cancel() }
+        sink?.add(task)
+    }
+
+    /// Forgets a finished task; returns whether the plumber is still alive to hear its outcome.
+    private func taskFinished(_ id: UInt64) -> Bool {
+        state.withLock { state in
+            guard state.isAlive else { return false }
+            if state.tasks.removeValue(forKey: id) == nil { state.finishedEarly.insert(id) }
+            return true
+        }
+    }
+}
