@@ -1,7 +1,7 @@
 /// Counts live instances of Ripple's long-lived objects (nodes, edges, subscriptions, pipes, …), always on.
 ///
 /// Like RxSwift's resource counting, but available in release builds too: build a chain, drop it, and the counts
-/// must return to where they were. Each room registers one ``LiveObjectCounter`` per kind of object.
+/// must return to where they were. Each room keeps one internal counter per kind of object.
 public enum RippleDiagnostics {
     /// The number of live instances of every registered kind, by kind name.
     public static var liveObjects: [String: Int] {
