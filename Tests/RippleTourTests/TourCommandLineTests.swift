@@ -25,12 +25,24 @@ struct TourCommandLineTests {
     }
 
     @Test func coreSectionPrintsExactlyOnceCancellation() async {
-        let lines = await Tour.run(["core"], echo: false)
+        let lines = await tourLines("core")
         #expect(lines.contains("bag holds 3 cancellables"))
         #expect(lines.filter { $0.hasPrefix("cancelled ") } == [
             "cancelled search request", "cancelled timer", "cancelled listener",
         ])
         #expect(lines.contains("bag cancelled twice; each action ran once; bag holds 0"))
         #expect(lines.suffix(2) == ["owner alive: cancelled = false", "owner freed: cancelled = true"])
+    }
+}
+
+@Suite("the tour transcript checker")
+struct TourTranscriptCheckerTests {
+    @Test func acceptsLinesInOrderWithOthersBetween() {
+        expectInOrder(["a", "c"], in: ["a", "b", "c"])
+    }
+
+    @Test func rejectsMissingAndOutOfOrderLines() {
+        withKnownIssue { expectInOrder(["c", "a"], in: ["a", "b", "c"]) }
+        withKnownIssue { expectInOrder(["d"], in: ["a", "b", "c"]) }
     }
 }

@@ -1,0 +1,30 @@
+import Testing
+
+@Suite("ripple-tour: ZZActionPipe's README examples")
+struct PipesTourTests {
+    @Test func printsEveryExampleInOrder() async {
+        let lines = await tourLines("pipes")
+        expectInOrder([
+            "number _ 999 , objc _ [1, 2, 3]",
+            "result _ 100.000000",
+            "pipe1 _ called size: 20.000000 10.000000 , hello",
+            "pipe2 _ called size: 20.000000 10.000000 , hello",
+            "pipe3 _ called size: 20.000000 10.000000 , hello",
+            "someFunc3 called.",
+            "pipe1 _ return nil.",
+            "pipe2 _ up steam return NSDate.",
+            "pipe3 _ up steam return not Null.",
+            "pipe1 _ param objc is Array.",
+            "pipe1 _ state 1.",
+            "pipe1 _ state 10.",
+            "pipe1 _ state 1.",
+            "pipe1 _ state 10.",
+            "Robot No.999 birth day _ Wed Jun 23 19:21:28 2021",
+            "result _ Wed Jun 23 19:21:28 2021",
+            "result _ Thu Jun 24 17:50:34 2021",
+            "result _ [1, 2, 3]",
+        ], in: lines)
+        #expect(lines.filter { $0.hasPrefix("pipe") && $0.contains("state") }.count == 4,
+                "doWithState(1), (10) and (1 | 10) run one, one and two actions")
+    }
+}

@@ -1,0 +1,20 @@
+@testable import RippleTour
+import Testing
+
+/// Checks that `expected` appears in `lines` in this order (other lines may stand between), and names the first
+/// expected line that is missing so a failure says which seed value went wrong.
+func expectInOrder(_ expected: [String], in lines: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+    var remaining = lines[...]
+    for line in expected {
+        guard let index = remaining.firstIndex(of: line) else {
+            Issue.record("missing, or out of order: \"\(line)\"", sourceLocation: sourceLocation)
+            return
+        }
+        remaining = remaining[(index + 1)...]
+    }
+}
+
+/// Runs one section in-process, as `ripple-tour --section name` does, and returns what it printed.
+func tourLines(_ name: String) async -> [String] {
+    await Tour.run([name], echo: false)
+}
