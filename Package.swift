@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "RippleCore", targets: ["RippleCore"]),
         .library(name: "RippleTesting", targets: ["RippleTesting"]),
+        .library(name: "RippleNodes", targets: ["RippleNodes"]),
         .executable(name: "ripple-tour", targets: ["RippleTour"]),
     ],
     dependencies: [
@@ -18,8 +19,12 @@ let package = Package(
     targets: [
         .target(name: "RippleCore"),
         .target(name: "RippleTesting", dependencies: ["RippleCore"]),
-        .executableTarget(name: "RippleTour", dependencies: ["RippleCore"]),
+        .target(name: "RippleNodes", dependencies: [
+            "RippleCore", .product(name: "DequeModule", package: "swift-collections"),
+        ]),
+        .executableTarget(name: "RippleTour", dependencies: ["RippleCore", "RippleNodes"]),
         .testTarget(name: "RippleCoreTests", dependencies: ["RippleCore", "RippleTesting"]),
+        .testTarget(name: "RippleNodesTests", dependencies: ["RippleNodes", "RippleCore", "RippleTesting"]),
         .testTarget(name: "RippleTestingTests", dependencies: ["RippleTesting", "RippleCore"]),
     ],
     swiftLanguageModes: [.v6]
