@@ -41,7 +41,7 @@ final class PropertyObservation<Model: Observable & AnyObject & Sendable, Value:
             self.scheduler.schedule { self.start() }
         }
         if let skipEqual, let held = node.value, skipEqual(held, current) { return }
-        node.set(current, context: PropertyBindingContext(property: "\(keyPath)"))
+        node.startPropagation(current, context: PropertyBindingContext(property: "\(keyPath)"))
     }
 
     func cancel() {
@@ -61,7 +61,7 @@ extension Node where Value == Void {
         _ model: Model, _ keyPath: KeyPath<Model, Property> & Sendable, on scheduler: some Scheduler
     ) -> Node<Property> {
         let node = MutableNode<Property>(storage: nil, mutable: false)
-        node.name = "observing \(keyPath)"
+        node.name = "observing"
         PropertyObservation(model: model, keyPath: keyPath, node: node, scheduler: scheduler, skipEqual: nil).start()
         return node
     }
