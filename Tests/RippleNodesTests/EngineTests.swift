@@ -285,3 +285,24 @@ final class MapTransformForTests: Transform<Int, Int>, @unchecked Sendable {
         emit(body(value), senders: senders, context: context)
     }
 }
+
+@Suite("Engine: feedback into a node that is still propagating")
+struct FeedbackTests {
+    @Test func feedbackThroughAnotherNodeWaitsForTheCurrentValue() {
+        let bag = CancelBag()
+        let log = Recorder<String>()
+        let a = MutableNode<Int>()
+        let b = MutableNode<Int>()
+        a.link(to: b, transform: MapTransformForTests { $0 + 100 })
+        a.listened(by: bag).withBlock { value in
+            log.record("first \(value)")
+            if value < 100 { b.value = value * 5 }
+        }
+        a.listened(by: bag).withBlock { log.record("second \($0)") }
+        a.value = 1
+        #expect(log.values == ["first 1", "second 1", "first 105", "second 105"])
+        #expect(a.value == 105 && b.value == 5)
+        a.removeUpstreams()
+    }
+}
+

@@ -3,7 +3,7 @@ import RippleCore
 let listenEdgeCounter = LiveObjectCounter("ListenEdge")
 
 /// The edge from a node to one listener. It holds the node (so a listened node stays alive) and is held by the
-/// listener owner's ``CancelBag``; cancelling it — or freeing the owner — detaches it and releases the node.
+/// listener owner's `CancelBag`; cancelling it — or freeing the owner — detaches it and releases the node.
 ///
 /// `@unchecked Sendable`: `node` and `cancelled` are only touched under `lock`; `action` is immutable.
 public final class ListenEdge<Value: Sendable>: Cancellable, @unchecked Sendable {

@@ -52,13 +52,27 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         emit(unsafeBitCast(value, to: Output.self), senders: senders, context: context)
     }
 
-    /// Pushes `value` into `to`, unless `to` is already on the sender list (the cycle cut).
+    /// Pushes `value` into `to`, unless `to` is already on the sender list (the cycle cut); if `to` is propagating
+    /// an earlier value on this thread, the push waits for it.
     public final func emit(_ value: Output, senders: SenderList, context: (any Sendable)?) {
         edgeLock.lock()
         let target = toStorage
         edgeLock.unlock()
-        guard let target, !senders.state.senderListContains(ObjectIdentifier(target)) else { return }
-        target.receive(value, context: context, state: senders.state)
+        guard let target else { return }
+        let state = senders.state
+        switch state.position(of: ObjectIdentifier(target)) {
+        case .notPropagating:
+            target.receive(value, context: context, state: state)
+        case .onSenderList:
+            return
+        case .propagatingElsewhere:
+            // The target is mid-propagation further out on this thread (a listener set another node that feeds
+            // back into it): queue, so its listeners finish the current value first.
+            let snapshot = senders.snapshot()
+            state.pending.append { [weak target] in
+                target?.resumePropagation(value, context: context, senders: snapshot)
+            }
+        }
     }
 
     /// Pushes `value` into `to` later, on whatever thread calls this, continuing the sender list kept before a

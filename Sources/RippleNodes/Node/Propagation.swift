@@ -35,6 +35,23 @@ final class PropagationState {
         path.contains(id)
     }
 
+    enum Position {
+        case notPropagating
+        case onSenderList
+        case propagatingElsewhere
+    }
+
+    /// Where `id` is on this thread's path, in one scan from the innermost node out.
+    @inline(__always)
+    func position(of id: ObjectIdentifier) -> Position {
+        var index = path.count - 1
+        while index >= 0 {
+            if path[index] == id { return index >= base ? .onSenderList : .propagatingElsewhere }
+            index -= 1
+        }
+        return .notPropagating
+    }
+
     @inline(__always)
     func senderListContains(_ id: ObjectIdentifier) -> Bool {
         var index = base
