@@ -124,3 +124,18 @@ struct LeakTests {
         #expect(kinds["Node"] != nil && kinds["Transform"] != nil && kinds["ListenEdge"] != nil)
     }
 }
+
+@Suite("Ownership: long-lived upstream nodes")
+struct LongLivedUpstreamTests {
+    @Test func droppedDerivedNodesLeaveNoEdgesBehind() {
+        let source = MutableNode(0)
+        for value in 0..<100 {
+            let derived = source.map { $0 + value }
+            #expect(derived.value == value)
+        }
+        #expect(source.downstreamTransforms.isEmpty)
+        let kept = source.fork()
+        #expect(source.downstreamTransforms.count == 1)
+        _ = kept
+    }
+}

@@ -45,7 +45,7 @@ public final class ListenEdge<Value: Sendable>: Cancellable, @unchecked Sendable
             detached.listeners.removeAll { ObjectIdentifier($0) == id }
             return mine
         }
-        _ = removed
+        withExtendedLifetime(removed) {}
     }
 
     public var isCancelled: Bool {

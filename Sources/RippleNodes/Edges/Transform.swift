@@ -20,6 +20,8 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
     }
 
     deinit {
+        // Leave no dead entry behind in a long-lived upstream node's list.
+        fromStorage?.removeDownstreamEdge(ObjectIdentifier(self))
         transformCounter.decrement()
     }
 
@@ -141,6 +143,6 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
             newValue.addUpstream(self)
             if let source { source.pushCurrentValue(along: self) }
         }
-        _ = removed
+        withExtendedLifetime(removed) {}
     }
 }

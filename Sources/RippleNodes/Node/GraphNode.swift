@@ -100,8 +100,10 @@ extension Node {
         lock.withLock { downstream.append(WeakDownstream(edge: edge, id: ObjectIdentifier(edge))) }
     }
 
+    /// Compares identifiers only: loading a weak entry under the lock could drop the last reference to a transform
+    /// whose deinit takes this lock again. A transform removes itself here when it is freed.
     func removeDownstreamEdge(_ id: ObjectIdentifier) {
-        lock.withLock { downstream.removeAll { $0.id == id || $0.edge == nil } }
+        lock.withLock { downstream.removeAll { $0.id == id } }
     }
 
     func addUpstream(_ edge: any UpstreamEdge) {

@@ -89,7 +89,9 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
 
     /// Empties the node without telling anyone: empty values never reach listeners or downstream nodes.
     final func cleanStorage() {
-        lock.withLock { storage = nil }
+        var previous: Value?
+        lock.withLock { swap(&storage, &previous) }
+        withExtendedLifetime(previous) {}
     }
 }
 

@@ -140,12 +140,16 @@ extension Node {
 
     /// Stores `value`, tells listeners, then pushes downstream. The heart of the engine.
     final func receive(_ value: Value, context: (any Sendable)?, state: PropagationState) {
+        // The old value leaves through `previous` and is released after unlocking: it may be a node whose deinit
+        // takes locks of its own.
+        var previous: Value? = value
         lock.lock()
-        storage = value
+        swap(&storage, &previous)
         // Copy-on-write arrays: taking them is a retain, not an allocation.
         let listeners = self.listeners
         let downstream = self.downstream
         lock.unlock()
+        withExtendedLifetime(previous) {}
         state.path.append(ObjectIdentifier(self))
         for listener in listeners {
             listener.deliver(value, context: context)
