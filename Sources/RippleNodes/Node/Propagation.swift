@@ -8,7 +8,9 @@ import RippleCore
 // - The sender list: each propagation carries the path of nodes it has passed. A transform never pushes into a node
 //   already on that path, so rings settle after one lap and never overwrite the node where the change began.
 // - Re-entrancy: a set on a node that is already propagating on this thread is queued (FIFO) and applied once the
-//   thread's outermost propagation finishes, so every listener sees value N before any sees N+1.
+//   thread's outermost propagation finishes, so every listener sees value N before any sees N+1. The same holds
+//   for a push along an edge into a node still propagating further out on this thread (a listener set another node
+//   that feeds back into it).
 // - Threads: all the state below is per thread; nodes guard only their own value and edge lists.
 
 /// The per-thread state of the engine.
