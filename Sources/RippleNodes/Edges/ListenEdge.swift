@@ -8,8 +8,8 @@ let listenEdgeCounter = LiveObjectCounter("ListenEdge")
 /// `@unchecked Sendable`: `node` and `cancelled` are only touched under `lock`; `action` is immutable.
 public final class ListenEdge<Value: Sendable>: Cancellable, @unchecked Sendable {
     private let lock = Lock()
-    private var node: Node<Value>?
-    private var cancelled = false
+    @exclusivity(unchecked) private var node: Node<Value>?
+    @exclusivity(unchecked) private var cancelled = false
     private let action: @Sendable (Value, (any Sendable)?) -> Void
 
     init(node: Node<Value>, action: @escaping @Sendable (Value, (any Sendable)?) -> Void) {

@@ -11,9 +11,10 @@ let transformCounter = LiveObjectCounter("Transform")
 /// `@unchecked Sendable`: `fromStorage`, `toStorage` and `nameStorage` are only touched under `edgeLock`.
 open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, UpstreamEdge, @unchecked Sendable {
     let edgeLock = Lock()
-    private var fromStorage: Node<Input>?
-    private weak var toStorage: Node<Output>?
-    private var nameStorage: String?
+    // Guarded by `edgeLock`, so the dynamic exclusivity checks are turned off.
+    @exclusivity(unchecked) private var fromStorage: Node<Input>?
+    @exclusivity(unchecked) private weak var toStorage: Node<Output>?
+    @exclusivity(unchecked) private var nameStorage: String?
 
     public init() {
         transformCounter.increment()

@@ -16,13 +16,13 @@ let nodeCounter = LiveObjectCounter("Node")
 /// `@unchecked Sendable`: every stored property below is read and written only under `lock`.
 public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @unchecked Sendable {
     let lock = Lock()
-    // Guarded by `lock`.
-    var storage: Value?
-    var mutableFlag: Bool
-    var nameStorage: String?
-    var listeners: [ListenEdge<Value>] = []
-    var downstream: [WeakDownstream<Value>] = []
-    var upstream: [any UpstreamEdge] = []
+    // Guarded by `lock`, which already makes every access exclusive: the dynamic exclusivity checks are turned off.
+    @exclusivity(unchecked) var storage: Value?
+    @exclusivity(unchecked) var mutableFlag: Bool
+    @exclusivity(unchecked) var nameStorage: String?
+    @exclusivity(unchecked) var listeners: [ListenEdge<Value>] = []
+    @exclusivity(unchecked) var downstream: [WeakDownstream<Value>] = []
+    @exclusivity(unchecked) var upstream: [any UpstreamEdge] = []
 
     init(storage: Value?, mutable: Bool) {
         self.storage = storage

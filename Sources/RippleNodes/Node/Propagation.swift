@@ -23,10 +23,11 @@ final class PropagationState {
 
     /// Every node propagating on this thread, outermost first. `path[base...]` is the current propagation's sender
     /// list; nested user sets start a fresh sender list above `base`, so they are not cut by an unrelated path.
-    var path: [ObjectIdentifier] = []
-    var base = 0
-    var pending = Deque<() -> Void>()
-    var draining = false
+    // Only this thread touches this object, so dynamic exclusivity checks (a thread-local lookup each) buy nothing.
+    @exclusivity(unchecked) var path: [ObjectIdentifier] = []
+    @exclusivity(unchecked) var base = 0
+    @exclusivity(unchecked) var pending = Deque<() -> Void>()
+    @exclusivity(unchecked) var draining = false
 
     init() {
         path.reserveCapacity(32)
@@ -72,7 +73,7 @@ final class PropagationState {
         base = savedCount
         path.append(contentsOf: senders)
         body()
-        path.removeSubrange(savedCount...)
+        path.removeLast(path.count - savedCount)
         base = savedBase
         drainIfIdle()
     }
@@ -153,13 +154,21 @@ extension Node {
         lock.unlock()
         withExtendedLifetime(previous) {}
         state.path.append(ObjectIdentifier(self))
-        for listener in listeners {
-            listener.deliver(value, context: context)
+        // Index loops and `count`: this code runs unspecialised (a generic class), where `for … in` and `isEmpty`
+        // would instantiate iterator metadata and go through protocol witnesses on every value.
+        var index = 0
+        let listenerCount = listeners.count
+        while index < listenerCount {
+            listeners[index].deliver(value, context: context)
+            index += 1
         }
-        if !downstream.isEmpty {
+        let downstreamCount = downstream.count
+        if downstreamCount > 0 {
             let senders = SenderList(state: state)
-            for entry in downstream {
-                entry.edge?.next(value, senders: senders, context: context)
+            index = 0
+            while index < downstreamCount {
+                downstream[index].edge?.next(value, senders: senders, context: context)
+                index += 1
             }
         }
         state.path.removeLast()
