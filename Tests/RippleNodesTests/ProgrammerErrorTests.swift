@@ -30,8 +30,10 @@ struct NodeProgrammerErrorTests {
             let up = MutableNode(1)
             let transform = Transform<Int, Int>()
             transform.name = "shared"
+            let first = Node<Int>()
+            first.link(to: up, transform: transform)
             Node<Int>().link(to: up, transform: transform)
-            Node<Int>().link(to: up, transform: transform)
+            withExtendedLifetime(first) {}
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(message.contains("Node.link(to:transform:) needs an unused transform, but 'shared' is already linked"))

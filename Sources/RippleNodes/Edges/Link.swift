@@ -17,7 +17,9 @@ extension Node {
         }
         transform.setTo(self, api: "Node.link(to:transform:)")
         transform.setFrom(upstream, api: "Node.link(to:transform:)")
-        return ClosureCancellable { [weak transform] in transform?.detach() }
+        // Held strongly (a weak reference would slow every retain of the transform); once `to` is freed the
+        // transform lets go of `from`, so a kept cancellable pins nothing.
+        return ClosureCancellable { transform.detach() }
     }
 
     /// Links `upstream` into this node with a plain pass-through ``Transform`` (`linkTo:`).

@@ -15,14 +15,14 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
     @exclusivity(unchecked) private var fromStorage: Node<Input>?
     @exclusivity(unchecked) private weak var toStorage: Node<Output>?
     @exclusivity(unchecked) private var nameStorage: String?
+    /// The node whose downstream list holds this transform: `from`, while `to` is set too.
+    @exclusivity(unchecked) private var registeredIn: Node<Input>?
 
     public init() {
         transformCounter.increment()
     }
 
     deinit {
-        // Leave no dead entry behind in a long-lived upstream node's list.
-        fromStorage?.removeDownstreamEdge(ObjectIdentifier(self))
         transformCounter.decrement()
     }
 
@@ -117,12 +117,10 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
             programmerError("\(api) cannot link node '\(target.name ?? "undefined")' to itself")
         }
         if old === newValue { return }
-        old?.removeDownstreamEdge(ObjectIdentifier(self))
+        reconcileRegistration()
         fromDidChange()
-        if let newValue {
-            newValue.addDownstream(self)
-            if target != nil { newValue.pushCurrentValue(along: self) }
-        }
+        if let newValue, target != nil { newValue.pushCurrentValue(along: self) }
+        withExtendedLifetime(old) {}
     }
 
     final func setTo(_ newValue: Node<Output>?, api: String) {
@@ -139,11 +137,33 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         if old === newValue { return }
         // The node may hold the last reference to this transform: keep it alive until we are done.
         let removed = old?.removeUpstreamEdge(ObjectIdentifier(self))
+        if let newValue { newValue.addUpstream(self) }
+        reconcileRegistration()
         toDidChange()
-        if let newValue {
-            newValue.addUpstream(self)
-            if let source { source.pushCurrentValue(along: self) }
-        }
+        if newValue != nil, let source { source.pushCurrentValue(along: self) }
         withExtendedLifetime(removed) {}
+    }
+
+    /// `to` was freed: unlink from `from` too, so nothing keeps the upstream alive on this edge's behalf.
+    final func targetDidDeinit() {
+        setFrom(nil, api: "Transform.targetDidDeinit()")
+        reconcileRegistration()
+    }
+
+    /// Keeps this transform in `from`'s downstream list exactly while both ends are set. The list holds it strongly
+    /// (no weak reference on the hot path); the cycle `from` → transform → `from` lasts only while `to` lives, and
+    /// `to`'s deinit or an unlink breaks it. Runs under `edgeLock` (edge lock, then node lock; never the reverse) so
+    /// concurrent relinks cannot reorder the add and the remove.
+    private func reconcileRegistration() {
+        edgeLock.lock()
+        let wanted = toStorage == nil ? nil : fromStorage
+        let previous = registeredIn
+        if wanted !== previous {
+            previous?.removeDownstreamEdge(ObjectIdentifier(self))
+            wanted?.addDownstream(self)
+            registeredIn = wanted
+        }
+        edgeLock.unlock()
+        withExtendedLifetime(previous) {}
     }
 }

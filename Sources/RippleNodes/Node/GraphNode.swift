@@ -74,12 +74,9 @@ protocol DownstreamEdge<Input>: GraphEdge {
 }
 
 /// An edge a node holds strongly as one of its inputs.
-protocol UpstreamEdge: GraphEdge {}
-
-/// Nodes hold their downstream edges weakly: downstream owns upstream, never the other way round.
-struct WeakDownstream<Value: Sendable> {
-    weak var edge: (any DownstreamEdge<Value>)?
-    let id: ObjectIdentifier
+protocol UpstreamEdge: GraphEdge {
+    /// The node this edge feeds was freed.
+    func targetDidDeinit()
 }
 
 extension Node {
@@ -88,8 +85,7 @@ extension Node {
     }
 
     public var downstreamTransforms: [any GraphEdge] {
-        let entries = lock.withLock { downstream }
-        return entries.compactMap { $0.edge }
+        lock.withLock { downstream }
     }
 
     public var hasListener: Bool {
@@ -97,13 +93,12 @@ extension Node {
     }
 
     func addDownstream(_ edge: any DownstreamEdge<Value>) {
-        lock.withLock { downstream.append(WeakDownstream(edge: edge, id: ObjectIdentifier(edge))) }
+        lock.withLock { downstream.append(edge) }
     }
 
-    /// Compares identifiers only: loading a weak entry under the lock could drop the last reference to a transform
-    /// whose deinit takes this lock again. A transform removes itself here when it is freed.
+    /// The caller holds the transform, so removing it here never frees it under the lock.
     func removeDownstreamEdge(_ id: ObjectIdentifier) {
-        lock.withLock { downstream.removeAll { $0.id == id } }
+        lock.withLock { downstream.removeAll { ObjectIdentifier($0) == id } }
     }
 
     func addUpstream(_ edge: any UpstreamEdge) {

@@ -21,7 +21,7 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
     @exclusivity(unchecked) var mutableFlag: Bool
     @exclusivity(unchecked) var nameStorage: String?
     @exclusivity(unchecked) var listeners: [ListenEdge<Value>] = []
-    @exclusivity(unchecked) var downstream: [WeakDownstream<Value>] = []
+    @exclusivity(unchecked) var downstream: [any DownstreamEdge<Value>] = []
     @exclusivity(unchecked) var upstream: [any UpstreamEdge] = []
 
     init(storage: Value?, mutable: Bool) {
@@ -31,6 +31,8 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
     }
 
     deinit {
+        // The transforms feeding this node are now dead ends: unlink them from their upstream nodes.
+        for edge in upstream { edge.targetDidDeinit() }
         nodeCounter.decrement()
     }
 

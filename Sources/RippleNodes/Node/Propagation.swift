@@ -167,7 +167,7 @@ extension Node {
             let senders = SenderList(state: state)
             index = 0
             while index < downstreamCount {
-                downstream[index].edge?.next(value, senders: senders, context: context)
+                downstream[index].next(value, senders: senders, context: context)
                 index += 1
             }
         }

@@ -31,10 +31,9 @@ extension MutableNode {
                                            forward: Transform<Value, Other>) -> any Cancellable {
         link(to: other, transform: backward)
         other.link(to: self, transform: forward)
-        // Held weakly: the ring itself keeps both transforms alive until cancelled.
-        return ClosureCancellable { [weak backward, weak forward] in
-            backward?.detach()
-            forward?.detach()
+        return ClosureCancellable {
+            backward.detach()
+            forward.detach()
         }
     }
 }
