@@ -6,7 +6,7 @@ let listenEdgeCounter = LiveObjectCounter("ListenEdge")
 /// listener owner's `CancelBag`; cancelling it — or freeing the owner — detaches it and releases the node.
 ///
 /// `@unchecked Sendable`: `node` and `cancelled` are only touched under `lock`; `action` is immutable.
-public final class ListenEdge<Value: Sendable>: Cancellable, @unchecked Sendable {
+public final class ListenEdge<Value: Sendable>: Cancellable, ListenerEdge, @unchecked Sendable {
     private let lock = Lock()
     @exclusivity(unchecked) private var node: Node<Value>?
     @exclusivity(unchecked) private var cancelled = false
@@ -31,6 +31,10 @@ public final class ListenEdge<Value: Sendable>: Cancellable, @unchecked Sendable
         if live { action(value, context) }
     }
 
+    func deliverErased<V>(_ value: V, context: (any Sendable)?) {
+        deliver(unsafeBitCast(value, to: Value.self), context: context)
+    }
+
     public func cancel() {
         let detached: Node<Value>? = lock.withLock {
             if cancelled { return nil }
@@ -40,7 +44,7 @@ public final class ListenEdge<Value: Sendable>: Cancellable, @unchecked Sendable
         }
         guard let detached else { return }
         let id = ObjectIdentifier(self)
-        let removed = detached.lock.withLock { () -> [ListenEdge<Value>] in
+        let removed = detached.lock.withLock { () -> [any ListenerEdge] in
             let mine = detached.listeners.filter { ObjectIdentifier($0) == id }
             detached.listeners.removeAll { ObjectIdentifier($0) == id }
             return mine
@@ -51,4 +55,10 @@ public final class ListenEdge<Value: Sendable>: Cancellable, @unchecked Sendable
     public var isCancelled: Bool {
         lock.withLock { cancelled }
     }
+}
+
+/// A listener as its node sees it; a plain existential for the same reason as `DownstreamEdge`.
+protocol ListenerEdge: AnyObject {
+    /// `V` is always the node's value type.
+    func deliverErased<V>(_ value: V, context: (any Sendable)?)
 }

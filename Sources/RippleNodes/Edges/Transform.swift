@@ -55,6 +55,10 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         emit(unsafeBitCast(value, to: Output.self), senders: senders, context: context)
     }
 
+    final func receiveErased<V>(_ value: V, senders: SenderList, context: (any Sendable)?) {
+        next(unsafeBitCast(value, to: Input.self), senders: senders, context: context)
+    }
+
     /// Pushes `value` into `to`, unless `to` is already on the sender list (the cycle cut); if `to` is propagating
     /// an earlier value on this thread, the push waits for it.
     public final func emit(_ value: Output, senders: SenderList, context: (any Sendable)?) {

@@ -68,9 +68,12 @@ private func distinct(_ nodes: [any GraphNode]) -> [any GraphNode] {
 }
 
 /// An edge a node pushes values into.
-protocol DownstreamEdge<Input>: GraphEdge {
-    associatedtype Input: Sendable
-    func next(_ value: Input, senders: SenderList, context: (any Sendable)?)
+///
+/// A plain existential with a generic method rather than `any DownstreamEdge<Input>`: the engine runs unspecialised
+/// (generic classes), where a constrained existential costs a metadata lookup on every value.
+protocol DownstreamEdge: GraphEdge {
+    /// `V` is always the edge's input type.
+    func receiveErased<V>(_ value: V, senders: SenderList, context: (any Sendable)?)
 }
 
 /// An edge a node holds strongly as one of its inputs.
@@ -92,7 +95,7 @@ extension Node {
         lock.withLock { !listeners.isEmpty }
     }
 
-    func addDownstream(_ edge: any DownstreamEdge<Value>) {
+    func addDownstream(_ edge: any DownstreamEdge) {
         lock.withLock { downstream.append(edge) }
     }
 

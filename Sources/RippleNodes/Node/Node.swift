@@ -20,8 +20,8 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
     @exclusivity(unchecked) var storage: Value?
     @exclusivity(unchecked) var mutableFlag: Bool
     @exclusivity(unchecked) var nameStorage: String?
-    @exclusivity(unchecked) var listeners: [ListenEdge<Value>] = []
-    @exclusivity(unchecked) var downstream: [any DownstreamEdge<Value>] = []
+    @exclusivity(unchecked) var listeners: [any ListenerEdge] = []
+    @exclusivity(unchecked) var downstream: [any DownstreamEdge] = []
     @exclusivity(unchecked) var upstream: [any UpstreamEdge] = []
 
     init(storage: Value?, mutable: Bool) {

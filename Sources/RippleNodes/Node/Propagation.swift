@@ -159,7 +159,7 @@ extension Node {
         var index = 0
         let listenerCount = listeners.count
         while index < listenerCount {
-            listeners[index].deliver(value, context: context)
+            listeners[index].deliverErased(value, context: context)
             index += 1
         }
         let downstreamCount = downstream.count
@@ -167,7 +167,7 @@ extension Node {
             let senders = SenderList(state: state)
             index = 0
             while index < downstreamCount {
-                downstream[index].next(value, senders: senders, context: context)
+                downstream[index].receiveErased(value, senders: senders, context: context)
                 index += 1
             }
         }
@@ -175,7 +175,7 @@ extension Node {
     }
 
     /// Pushes this node's current value (if any) along one transform: what linking does.
-    final func pushCurrentValue(along edge: any DownstreamEdge<Value>) {
+    final func pushCurrentValue(along edge: Transform<Value, some Sendable>) {
         guard let current = value else { return }
         let state = PropagationState.current
         state.withFreshSenderList([]) {
