@@ -1,0 +1,119 @@
+/// A node seen without its value type: what graph queries and traversal hand out.
+public protocol GraphNode: AnyObject, Sendable {
+    var name: String? { get }
+    /// Transforms that push into this node, in link order.
+    var upstreamTransforms: [any GraphEdge] { get }
+    /// Transforms this node pushes along, in link order.
+    var downstreamTransforms: [any GraphEdge] { get }
+    /// Whether at least one listener is attached.
+    var hasListener: Bool { get }
+}
+
+/// A transform seen without its value types.
+public protocol GraphEdge: AnyObject, Sendable {
+    var name: String? { get }
+    /// The upstream node (`Transform.from`).
+    var fromNode: (any GraphNode)? { get }
+    /// The downstream node (`Transform.to`).
+    var toNode: (any GraphNode)? { get }
+    /// Unlinks the edge from both nodes.
+    func detach()
+}
+
+extension GraphNode {
+    /// Every distinct node pushing into this one, in link order.
+    public var upstreamNodes: [any GraphNode] {
+        distinct(upstreamTransforms.compactMap(\.fromNode))
+    }
+
+    /// Every distinct node this one pushes into, in link order.
+    public var downstreamNodes: [any GraphNode] {
+        distinct(downstreamTransforms.compactMap(\.toNode))
+    }
+
+    /// The transforms linking `node` to this one (`upstreamTransformsFromNode:`).
+    public func upstreamTransforms(from node: any GraphNode) -> [any GraphEdge] {
+        upstreamTransforms.filter { $0.fromNode === node }
+    }
+
+    /// The transforms linking this node to `node` (`downstreamTransformsToNode:`).
+    public func downstreamTransforms(to node: any GraphNode) -> [any GraphEdge] {
+        downstreamTransforms.filter { $0.toNode === node }
+    }
+
+    /// Unlinks every transform from `node` into this one.
+    public func removeUpstream(_ node: any GraphNode) {
+        for edge in upstreamTransforms(from: node) { edge.detach() }
+    }
+
+    /// Unlinks every transform from this node into `node`.
+    public func removeDownstream(_ node: any GraphNode) {
+        for edge in downstreamTransforms(to: node) { edge.detach() }
+    }
+
+    /// Unlinks every upstream transform.
+    public func removeUpstreams() {
+        for edge in upstreamTransforms { edge.detach() }
+    }
+
+    /// Unlinks every downstream transform.
+    public func removeDownstreams() {
+        for edge in downstreamTransforms { edge.detach() }
+    }
+}
+
+private func distinct(_ nodes: [any GraphNode]) -> [any GraphNode] {
+    var seen = Set<ObjectIdentifier>()
+    return nodes.filter { seen.insert(ObjectIdentifier($0)).inserted }
+}
+
+/// An edge a node pushes values into.
+///
+/// A plain existential with a generic method rather than `any DownstreamEdge<Input>`: the engine runs unspecialised
+/// (generic classes), where a constrained existential costs a metadata lookup on every value.
+protocol DownstreamEdge: GraphEdge {
+    /// `V` is always the edge's input type.
+    func receiveErased<V>(_ value: V, senders: SenderList, context: (any Sendable)?)
+}
+
+/// An edge a node holds strongly as one of its inputs.
+protocol UpstreamEdge: GraphEdge {
+    /// The node this edge feeds was freed.
+    func targetDidDeinit()
+}
+
+extension Node {
+    public var upstreamTransforms: [any GraphEdge] {
+        lock.withLock { upstream }
+    }
+
+    public var downstreamTransforms: [any GraphEdge] {
+        lock.withLock { downstream }
+    }
+
+    public var hasListener: Bool {
+        lock.withLock { !listeners.isEmpty }
+    }
+
+    func addDownstream(_ edge: any DownstreamEdge) {
+        lock.withLock { downstream.append(edge) }
+    }
+
+    /// The caller holds the transform, so removing it here never frees it under the lock.
+    func removeDownstreamEdge(_ id: ObjectIdentifier) {
+        lock.withLock { downstream.removeAll { ObjectIdentifier($0) == id } }
+    }
+
+    func addUpstream(_ edge: any UpstreamEdge) {
+        lock.withLock { upstream.append(edge) }
+    }
+
+    /// Returns the removed edge so that its last release happens outside the lock.
+    func removeUpstreamEdge(_ id: ObjectIdentifier) -> [any UpstreamEdge] {
+        lock.withLock {
+            let removed = upstream.filter { ObjectIdentifier($0) == id }
+            upstream.removeAll { ObjectIdentifier($0) == id }
+            return removed
+        }
+    }
+}
