@@ -1,3 +1,4 @@
+import Foundation
 import Dispatch
 import RippleCore
 import RippleNodes
@@ -180,7 +181,21 @@ let nodesSection = TourSection(name: "nodes", summary: "EasyReact's node graph: 
     let input = MutableNode<String>().named("input")
     let search = input.filter { !$0.isEmpty }.named("search")
     let length = search.map(\.count).named("length")
-    for line in input.graph().split(separator: "\n") { log.print(String(line)) }
+    let dot = input.graph()
+    for line in dot.split(separator: "\n") { log.print(String(line)) }
+    writeGraph(dot, named: "ripple-graph.dot", log: log)
+    writeGraph(input.graph(format: .mermaid), named: "ripple-graph.mmd", log: log)
     _ = length
     bag.cancel()
+}
+
+/// Saves one rendering of the section's graph next to where the tour runs, and says where.
+private func writeGraph(_ text: String, named fileName: String, log: TourLog) {
+    let path = URL(fileURLWithPath: log.outputDirectory).appendingPathComponent(fileName).path
+    do {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        log.print("wrote \(fileName) to \(path)")
+    } catch {
+        log.print("could not write \(fileName) to \(path): \(error)")
+    }
 }

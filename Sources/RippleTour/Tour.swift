@@ -1,3 +1,5 @@
+import Foundation
+
 /// The tour's sections in order, and its command line.
 enum Tour {
     static let sections: [TourSection] = [
@@ -48,8 +50,9 @@ enum Tour {
 
     /// Runs the named sections in tour order and returns what they printed.
     @discardableResult
-    static func run(_ names: [String], echo: Bool) async -> [String] {
-        let log = TourLog(echo: echo)
+    static func run(_ names: [String], echo: Bool,
+                    outputDirectory: String = FileManager.default.currentDirectoryPath) async -> [String] {
+        let log = TourLog(echo: echo, outputDirectory: outputDirectory)
         for section in sections where names.contains(section.name) {
             await section.run(log)
         }

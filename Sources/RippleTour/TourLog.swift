@@ -7,9 +7,13 @@ import RippleCore
 final class TourLog: @unchecked Sendable {
     private let recorded = Locked<[String]>([])
     private let echo: Bool
+    /// Where sections write files (the nodes section's graph): the current directory for users, a temporary one in
+    /// tests.
+    let outputDirectory: String
 
-    init(echo: Bool) {
+    init(echo: Bool, outputDirectory: String) {
         self.echo = echo
+        self.outputDirectory = outputDirectory
     }
 
     /// Everything printed so far, in order.

@@ -1,3 +1,4 @@
+import Foundation
 @testable import RippleTour
 import Testing
 
@@ -14,7 +15,15 @@ func expectInOrder(_ expected: [String], in lines: [String], sourceLocation: Sou
     }
 }
 
-/// Runs one section in-process, as `ripple-tour --section name` does, and returns what it printed.
-func tourLines(_ name: String) async -> [String] {
-    await Tour.run([name], echo: false)
+/// Runs one section in-process, as `ripple-tour --section name` does, and returns what it printed. Files the section
+/// writes go to `outputDirectory` (a fresh temporary folder unless given).
+func tourLines(_ name: String, outputDirectory: String = temporaryTourDirectory()) async -> [String] {
+    await Tour.run([name], echo: false, outputDirectory: outputDirectory)
+}
+
+func temporaryTourDirectory() -> String {
+    let path = FileManager.default.temporaryDirectory
+        .appendingPathComponent("ripple-tour-\(UUID().uuidString)").path
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
 }
