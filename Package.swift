@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "RippleCore", targets: ["RippleCore"]),
         .library(name: "RippleTesting", targets: ["RippleTesting"]),
+        .library(name: "RippleSignals", targets: ["RippleSignals"]),
         .executable(name: "ripple-tour", targets: ["RippleTour"]),
     ],
     dependencies: [
@@ -18,9 +19,11 @@ let package = Package(
     targets: [
         .target(name: "RippleCore"),
         .target(name: "RippleTesting", dependencies: ["RippleCore"]),
-        .executableTarget(name: "RippleTour", dependencies: ["RippleCore"]),
+        .target(name: "RippleSignals", dependencies: ["RippleCore"]),
+        .executableTarget(name: "RippleTour", dependencies: ["RippleCore", "RippleSignals"]),
         .testTarget(name: "RippleCoreTests", dependencies: ["RippleCore", "RippleTesting"]),
         .testTarget(name: "RippleTestingTests", dependencies: ["RippleTesting", "RippleCore"]),
+        .testTarget(name: "RippleSignalsTests", dependencies: ["RippleSignals", "RippleCore", "RippleTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )
