@@ -51,7 +51,6 @@ public final class Subscriber<Value: Sendable, Failure: Error>: SubscriptionHand
     }
 
     /// Sends a value. Ignored after an error, a completion or disposal.
-
     public func send(_ value: Value) {
         lock.lock()
         guard accepting else {
@@ -111,7 +110,6 @@ public final class Subscriber<Value: Sendable, Failure: Error>: SubscriptionHand
         drain()
     }
 
-
     func deliver(_ event: Event) {
         switch event {
         case .value(let value):
@@ -128,7 +126,6 @@ public final class Subscriber<Value: Sendable, Failure: Error>: SubscriptionHand
     }
 
     /// Delivers what other threads queued while this one was delivering, then goes idle.
-
     func drain() {
         while true {
             lock.lock()
