@@ -7,10 +7,12 @@ extension Signal {
                 value: downstream.send,
                 error: downstream.sendError,
                 complete: downstream.sendComplete))
-            // The downstream subscriber runs this cleanup right after its terminal callback, or on disposal.
+            // The downstream subscriber runs this cleanup right after its terminal callback, or on disposal. The
+            // action runs before the upstream is released, so in `a.finally(f1)….finally(f2)` f2 runs before f1,
+            // the order in which the terminal event passed them, innermost downstream first.
             return Disposer {
-                upstream.dispose()
                 action()
+                upstream.dispose()
             }
         }
     }
