@@ -11,6 +11,14 @@ extension Signal {
     }
 }
 
+extension Signal {
+    /// The two-signal form of `combineLatest(_:)`, spelled out so closures over its pair type-check without annotations
+    /// (the compiler does not yet infer closure parameters through a parameter pack's tuple in a chain).
+    public func combineLatest<Other: Sendable>(_ other: Signal<Other, Failure>) -> Signal<(Value, Other), Failure> {
+        combineLatestSignals(self, other)
+    }
+}
+
 func combineLatestSignals<each Input: Sendable, Failure: Error>(
     _ inputs: repeat Signal<each Input, Failure>
 ) -> Signal<(repeat each Input), Failure> {

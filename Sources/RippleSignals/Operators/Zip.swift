@@ -3,7 +3,7 @@ extension Signal {
     ///
     /// Values wait in per-input queues until every input has one. The first error ends the result; it completes as
     /// soon as an input has completed and its queue is empty, since no further tuple can form. For GYSignal's own
-    /// "zip" (latest values once every input has sent), use ``combineLatest(_:)``.
+    /// "zip" (latest values once every input has sent), use `combineLatest(_:)`.
     ///
     /// ```swift
     /// requestA.zip(requestB)   // Signal<(A, B), Failure>
@@ -12,6 +12,14 @@ extension Signal {
         _ others: repeat Signal<each Other, Failure>
     ) -> Signal<(Value, repeat each Other), Failure> {
         zipSignals(self, repeat each others)
+    }
+}
+
+extension Signal {
+    /// The two-signal form of `zip(_:)`, spelled out so closures over its pair type-check without annotations
+    /// (the compiler does not yet infer closure parameters through a parameter pack's tuple in a chain).
+    public func zip<Other: Sendable>(_ other: Signal<Other, Failure>) -> Signal<(Value, Other), Failure> {
+        zipSignals(self, other)
     }
 }
 
