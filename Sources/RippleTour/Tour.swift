@@ -1,7 +1,8 @@
 /// The tour's sections in order, and its command line.
 enum Tour {
     static let sections: [TourSection] = [
-        coreSection
+        coreSection,
+        signalsSection,
     ]
 
     static let usage = """
