@@ -288,3 +288,49 @@ struct SeedExampleTests {
         toModel.dispose()
     }
 }
+
+@Suite("Binding")
+struct BindingTests {
+    @Test("observe: a burst of synchronous changes arrives as its latest value; values never go back")
+    func observeCoalescesBursts() {
+        let scheduler = TestScheduler()
+        let order = Order()
+        let printed = Recorder<Int>()
+        observe(order, \.purchaseNum, on: scheduler).subscribe { printed.record($0) }
+        order.purchaseNum = 2
+        order.purchaseNum = 3
+        scheduler.advance()
+        order.purchaseNum = 4
+        scheduler.advance()
+        #expect(printed.values == [1, 3, 4])
+    }
+
+    @Test("observe: the subscription ends when the object is freed, and nothing leaks")
+    func observeReleasesWithObject() {
+        let scheduler = TestScheduler()
+        let completions = Recorder<Int>()
+        expectReleased { tracker in
+            var order: Order? = Order()
+            tracker.track(order!, "order")
+            observe(order!, \.purchaseNum, on: scheduler).subscribe(complete: { completions.record(1) })
+            order!.purchaseNum = 2
+            order = nil
+            scheduler.run()
+        }
+        #expect(completions.values == [1])
+    }
+
+    @Test("ObservableProperty completes its subscribers when freed; disposed subscribers stop receiving")
+    func observablePropertyLifetime() {
+        let recorder = Recorder<Event<String>>()
+        var property: ObservableProperty<String>? = ObservableProperty("a")
+        let kept = property!.signal.record(into: recorder)
+        let other = Recorder<Event<String>>()
+        property!.signal.record(into: other).dispose()
+        property!.value = "b"
+        property = nil
+        #expect(recorder.values == [.value("a"), .value("b"), .complete])
+        #expect(other.values == [.value("a")])
+        #expect(kept.isDisposed)
+    }
+}

@@ -22,14 +22,14 @@ public func observe<Object: AnyObject & Observable & SendableMetatype, Value: Se
     return Signal { subscriber in
         let observation = Observing(source: source, subscriber: subscriber, scheduler: scheduler)
         observation.readAndTrack()
-        return Disposer { observation.stop() }
+        return Disposer { [weak observation] in observation?.stop() }
     }
 }
 
 /// The object and key path to read. `@unchecked Sendable`: the object is held weakly and only read on the scheduler
 /// the caller chose; a key path without subscripts is an immutable value.
 final class ObservedSource<Object: AnyObject & Observable & SendableMetatype, Value: Sendable>: @unchecked Sendable {
-    weak var object: Object?
+    weak let object: Object?
     let keyPath: KeyPath<Object, Value>
 
     init(object: Object, keyPath: KeyPath<Object, Value>) {
@@ -38,27 +38,27 @@ final class ObservedSource<Object: AnyObject & Observable & SendableMetatype, Va
     }
 }
 
-/// One subscription's observation loop. `@unchecked Sendable`: `stopped` is guarded by `lock`.
-final class Observing<Object: AnyObject & Observable & SendableMetatype, Value: Sendable, S: Scheduler>: @unchecked Sendable {
+/// One subscription's observation loop. `@unchecked Sendable`: `subscriber` is guarded by `lock`.
+///
+/// Ownership follows the producer: the object's registrar holds the change handler, which holds this loop, which
+/// holds the subscriber. When the object is freed the subscription ends; `stop()` lets go of the subscriber at once.
+final class Observing<Object: AnyObject & Observable & SendableMetatype, Value: Sendable, S: Scheduler>:
+    @unchecked Sendable
+{
     private let source: ObservedSource<Object, Value>
-    private weak var subscriber: Subscriber<Value, Never>?
     private let scheduler: S
     private let lock = Lock()
-    private var stopped = false
-    /// The subscriber, kept alive by the observation (the object's change is its producer) until stopped.
-    private var retained: Subscriber<Value, Never>?
+    private var subscriber: Subscriber<Value, Never>?
 
     init(source: ObservedSource<Object, Value>, subscriber: Subscriber<Value, Never>, scheduler: S) {
         self.source = source
         self.subscriber = subscriber
         self.scheduler = scheduler
-        retained = subscriber
     }
 
     /// Reads the current value while registering for the next change, then sends it.
     func readAndTrack() {
-        let target = lock.withLock { stopped ? nil : retained }
-        guard let target else { return }
+        guard let target = lock.withLock({ subscriber }) else { return }
         guard let object = source.object else {
             target.sendComplete()
             return
@@ -66,18 +66,14 @@ final class Observing<Object: AnyObject & Observable & SendableMetatype, Value: 
         let keyPath = source.keyPath
         let value = withObservationTracking {
             object[keyPath: keyPath]
-        } onChange: { [weak self] in
-            guard let self else { return }
-            // Called in willSet: the new value is readable only once the setter returns.
-            scheduler.schedule { [weak self] in self?.readAndTrack() }
+        } onChange: { [self] in
+            // Called in willSet: the new value is readable only once the setter has returned.
+            scheduler.schedule { [self] in readAndTrack() }
         }
         target.send(value)
     }
 
     func stop() {
-        lock.withLock {
-            stopped = true
-            retained = nil
-        }
+        lock.withLock { subscriber = nil }
     }
 }
