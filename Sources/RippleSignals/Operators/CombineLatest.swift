@@ -23,9 +23,8 @@ func combineLatestSignals<each Input: Sendable, Failure: Error>(
     _ inputs: repeat Signal<each Input, Failure>
 ) -> Signal<(repeat each Input), Failure> {
     Signal { downstream in
-        let state = CombineLatestState(inputCount: packCount(repeat each inputs), downstream: downstream) { slots in
-            let reader = PackReader(slots)
-            return (repeat reader.next((each Input).self))
+        let state = CombineLatestState(inputCount: packCount(repeat each inputs), downstream: downstream) { reader in
+            (repeat reader.next((each Input).self))
         }
         return subscribeEach(repeat each inputs, state: state,
                              value: { state.receive($1, from: $0) },
@@ -41,7 +40,7 @@ final class CombineLatestState<Output: Sendable, Failure: Error>: CombiningState
     private var missing: Int
 
     override init(inputCount: Int, downstream: Subscriber<Output, Failure>,
-                  makeOutput: @escaping @Sendable ([any Sendable]) -> Output) {
+                  makeOutput: @escaping @Sendable (PackReader) -> Output) {
         latest = Array(repeating: nil, count: inputCount)
         missing = inputCount
         super.init(inputCount: inputCount, downstream: downstream, makeOutput: makeOutput)
@@ -56,7 +55,10 @@ final class CombineLatestState<Output: Sendable, Failure: Error>: CombiningState
         if latest[input] == nil { missing -= 1 }
         latest[input] = value
         if missing == 0 {
-            enqueue(.value(makeOutput(latest.map { $0! })))
+            let tuple = output { slots in
+                for value in latest { slots.append(value!) }
+            }
+            enqueue(.value(tuple))
         }
         lock.unlock()
         flush()

@@ -27,9 +27,8 @@ func zipSignals<each Input: Sendable, Failure: Error>(
     _ inputs: repeat Signal<each Input, Failure>
 ) -> Signal<(repeat each Input), Failure> {
     Signal { downstream in
-        let state = ZipState(inputCount: packCount(repeat each inputs), downstream: downstream) { slots in
-            let reader = PackReader(slots)
-            return (repeat reader.next((each Input).self))
+        let state = ZipState(inputCount: packCount(repeat each inputs), downstream: downstream) { reader in
+            (repeat reader.next((each Input).self))
         }
         return subscribeEach(repeat each inputs, state: state,
                              value: { state.receive($1, from: $0) },
@@ -43,7 +42,7 @@ final class ZipState<Output: Sendable, Failure: Error>: CombiningState<Output, F
     private var heads: [Int]
 
     override init(inputCount: Int, downstream: Subscriber<Output, Failure>,
-                  makeOutput: @escaping @Sendable ([any Sendable]) -> Output) {
+                  makeOutput: @escaping @Sendable (PackReader) -> Output) {
         queues = Array(repeating: [], count: inputCount)
         heads = Array(repeating: 0, count: inputCount)
         super.init(inputCount: inputCount, downstream: downstream, makeOutput: makeOutput)
@@ -61,17 +60,17 @@ final class ZipState<Output: Sendable, Failure: Error>: CombiningState<Output, F
         }
         queues[input].append(value)
         if (0..<inputCount).allSatisfy({ !isEmpty($0) }) {
-            var slots: [any Sendable] = []
-            slots.reserveCapacity(inputCount)
-            for index in 0..<inputCount {
-                slots.append(queues[index][heads[index]])
-                heads[index] += 1
-                if isEmpty(index) {
-                    queues[index].removeAll(keepingCapacity: true)
-                    heads[index] = 0
+            let tuple = output { slots in
+                for index in 0..<inputCount {
+                    slots.append(queues[index][heads[index]])
+                    heads[index] += 1
+                    if isEmpty(index) {
+                        queues[index].removeAll(keepingCapacity: true)
+                        heads[index] = 0
+                    }
                 }
             }
-            enqueue(.value(makeOutput(slots)))
+            enqueue(.value(tuple))
             if (0..<inputCount).contains(where: { completed[$0] && isEmpty($0) }) {
                 enqueue(.complete)
             }

@@ -15,19 +15,34 @@ class CombiningState<Output: Sendable, Failure: Error>: @unchecked Sendable {
     let lock = Lock()
     let downstream: Subscriber<Output, Failure>
     let inputCount: Int
-    /// Builds the output tuple from one slot per input, in input order.
-    let makeOutput: @Sendable ([any Sendable]) -> Output
+    /// Builds the output tuple from `reader`, which holds one slot per input, in input order.
+    let makeOutput: @Sendable (PackReader) -> Output
+    /// Reused for every tuple (only under `lock`), so building one allocates nothing in steady state.
+    private let reader = PackReader()
     var completed: [Bool]
     var ended = false
     private var pending: [Emission] = []
+    /// The batch being delivered; touched only by the thread that set `emitting`. Swapped with `pending` so both
+    /// buffers keep their capacity and a steady stream allocates nothing.
+    private var delivering: [Emission] = []
     private var emitting = false
 
     init(inputCount: Int, downstream: Subscriber<Output, Failure>,
-         makeOutput: @escaping @Sendable ([any Sendable]) -> Output) {
+         makeOutput: @escaping @Sendable (PackReader) -> Output) {
         self.inputCount = inputCount
         self.downstream = downstream
         self.makeOutput = makeOutput
         completed = Array(repeating: false, count: inputCount)
+    }
+
+    /// Called with `lock` held: builds the tuple from `fill`, which appends one slot per input to the array.
+    func output(_ fill: (inout [any Sendable]) -> Void) -> Output {
+        reader.items.removeAll(keepingCapacity: true)
+        reader.index = 0
+        fill(&reader.items)
+        let built = makeOutput(reader)
+        reader.items.removeAll(keepingCapacity: true)
+        return built
     }
 
     /// Called with `lock` held: queues `emission`. The caller must call ``flush()`` after unlocking.
@@ -45,16 +60,16 @@ class CombiningState<Output: Sendable, Failure: Error>: @unchecked Sendable {
         }
         emitting = true
         while !pending.isEmpty {
-            let batch = pending
-            pending.removeAll(keepingCapacity: true)
+            swap(&pending, &delivering)
             lock.unlock()
-            for emission in batch {
+            for emission in delivering {
                 switch emission {
                 case .value(let output): downstream.send(output)
                 case .complete: downstream.sendComplete()
                 }
             }
             lock.lock()
+            delivering.removeAll(keepingCapacity: true)
         }
         emitting = false
         lock.unlock()
@@ -66,14 +81,11 @@ class CombiningState<Output: Sendable, Failure: Error>: @unchecked Sendable {
     }
 }
 
-/// Reads a parameter pack's values back out of type-erased slots, in order.
+/// Reads a parameter pack's values back out of type-erased slots, in order. Owned by one `CombiningState` and used
+/// only under its lock.
 final class PackReader {
-    private let items: [any Sendable]
-    private var index = 0
-
-    init(_ items: [any Sendable]) {
-        self.items = items
-    }
+    var items: [any Sendable] = []
+    var index = 0
 
     func next<Element>(_: Element.Type) -> Element {
         defer { index += 1 }
