@@ -1,0 +1,85 @@
+import RippleCore
+import RippleTesting
+import Testing
+@testable import RippleSignals
+
+@Suite("Leaks")
+struct LeakTests {
+    /// Every operator's chain: subscribe, drive a little, dispose; every subscriber and source must be freed.
+    @Test("every operator chain is released after disposal")
+    func chainsReleased() {
+        let scheduler = TestScheduler()
+        typealias Chain = (Signal<Int, TestError>, Signal<Int, TestError>) -> Signal<Int, TestError>
+        let chains: [(String, Chain)] = [
+            ("map", { a, _ in a.map { $0 + 1 } }),
+            ("filter", { a, _ in a.filter { $0 > 0 } }),
+            ("different", { a, _ in a.different() }),
+            ("take", { a, _ in a.take(5) }),
+            ("skip", { a, _ in a.skip(1) }),
+            ("retry", { a, _ in a.retry(2) }),
+            ("finally", { a, _ in a.finally {} }),
+            ("flattenMap", { a, b in a.flattenMap { _ in b } }),
+            ("then", { a, b in a.then(b) }),
+            ("merge", { a, b in a.merge(b) }),
+            ("zip", { a, b in a.zip(b).map { $0.0 + $0.1 } }),
+            ("combineLatest", { a, b in a.combineLatest(b).map { $0.0 + $0.1 } }),
+            ("deliverOn", { a, _ in a.deliver(on: scheduler) }),
+            ("subscribeOn", { a, _ in a.subscribe(on: scheduler) }),
+            ("delay", { a, _ in a.delay(.seconds(1), on: scheduler) }),
+            ("debounce", { a, _ in a.debounce(.seconds(1), on: scheduler) }),
+            ("throttle", { a, _ in a.throttle(.seconds(1), on: scheduler) }),
+        ]
+        for (name, chain) in chains {
+            expectReleased { tracker in
+                let a = ManualSource<Int, TestError>()
+                let b = ManualSource<Int, TestError>()
+                tracker.track(a, "\(name) source a")
+                tracker.track(b, "\(name) source b")
+                let disposer = chain(a.signal, b.signal).subscribe(value: { _ in })
+                scheduler.advance()
+                a.send(1)
+                b.send(2)
+                a.send(3)
+                scheduler.advance(by: .seconds(1))
+                disposer.dispose()
+                scheduler.run()
+                a.forgetSubscribers()
+                b.forgetSubscribers()
+            }
+        }
+    }
+
+    @Test("completed chains let go of their subscribers without disposal")
+    func completedChainsReleased() {
+        expectReleased { tracker in
+            let a = ManualSource<Int, TestError>()
+            tracker.track(a, "source")
+            a.signal.map { $0 }.take(1).subscribe()
+            a.send(1)
+            a.forgetSubscribers()
+        }
+    }
+
+    @Test("live subscriber count returns to its baseline after 10,000 chains (in a clean process)")
+    func liveCountBaseline() async {
+        await #expect(processExitsWith: .success) {
+            let scheduler = TestScheduler()
+            let baseline = RippleDiagnostics.liveObjects["Signal.Subscriber"] ?? 0
+            for index in 0..<10_000 {
+                let a = Signal<Int, Never>.just(index).delay(.seconds(1), on: scheduler)
+                let b = Signal<Int, Never> { subscriber in
+                    subscriber.send(1)
+                    return .empty
+                }
+                let chain = a.zip(b).map { $0.0 }.different().take(2).merge(.just(1))
+                    .flattenMap { Signal<Int, Never>.just($0) }.finally {}
+                let disposer = chain.subscribe()
+                scheduler.advance(by: .seconds(1))
+                disposer.dispose()
+            }
+            scheduler.run()
+            let after = RippleDiagnostics.liveObjects["Signal.Subscriber"] ?? 0
+            precondition(after == baseline, "live subscribers: \(after), baseline \(baseline)")
+        }
+    }
+}

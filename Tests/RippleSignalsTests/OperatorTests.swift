@@ -1,0 +1,279 @@
+import RippleCore
+import RippleTesting
+import Testing
+@testable import RippleSignals
+
+@Suite("Operators")
+struct OperatorTests {
+    @Test("creation: empty completes, never stays silent, fail errors")
+    func creation() {
+        let recorder = Recorder<Event<Int>>()
+        Signal<Int, TestError>.empty.record(into: recorder)
+        #expect(recorder.values == [.complete])
+        recorder.reset()
+        Signal<Int, TestError>.never.record(into: recorder)
+        #expect(recorder.values.isEmpty)
+        Signal<Int, TestError>.fail(TestError(8)).record(into: recorder)
+        #expect(recorder.values == [.error(8)])
+    }
+
+    @Test("two subscribers to one take(3) signal each get their own first three values")
+    func independentTake() {
+        let source = ManualSource<Int, TestError>()
+        let taken = source.signal.take(3)
+        let first = Recorder<Event<Int>>()
+        let second = Recorder<Event<Int>>()
+        taken.record(into: first)
+        source.send(1)
+        source.send(2)
+        taken.record(into: second)
+        source.send(3)
+        source.send(4)
+        source.send(5)
+        #expect(first.values == [.value(1), .value(2), .value(3), .complete])
+        #expect(second.values == [.value(3), .value(4), .value(5), .complete])
+    }
+
+    @Test("two subscribers to one different() signal each remember their own previous value")
+    func independentDifferent() {
+        let source = ManualSource<Int, TestError>()
+        let distinct = source.signal.different()
+        let first = Recorder<Event<Int>>()
+        let second = Recorder<Event<Int>>()
+        distinct.record(into: first)
+        source.send(1)
+        distinct.record(into: second)
+        source.send(1)
+        source.send(2)
+        #expect(first.values == [.value(1), .value(2)])
+        #expect(second.values == [.value(1), .value(2)])
+    }
+
+    @Test("two subscribers to one zip signal each get their own pairs")
+    func independentZip() {
+        let left = ManualSource<Int, TestError>()
+        let right = ManualSource<String, TestError>()
+        let zipped = left.signal.zip(right.signal)
+        let first = Recorder<String>()
+        let second = Recorder<String>()
+        zipped.subscribe(value: { first.record("\($0.0)\($0.1)") })
+        left.send(1)
+        zipped.subscribe(value: { second.record("\($0.0)\($0.1)") })
+        right.send("a")
+        left.send(2)
+        right.send("b")
+        #expect(first.values == ["1a", "2b"])
+        #expect(second.values == ["2a"])
+    }
+
+    @Test("retry(n) subscribes at most n + 1 times, then forwards the error")
+    func retryLimit() {
+        for retries in [0, 1, 3, 10_000] {
+            let subscriptions = Recorder<Int>()
+            let recorder = Recorder<Event<Int>>()
+            Signal<Int, TestError> { subscriber in
+                subscriptions.record(1)
+                subscriber.send(subscriptions.count)
+                subscriber.sendError(TestError(subscriptions.count))
+                return .empty
+            }.retry(retries).take(Int.max).record(into: recorder)
+            #expect(subscriptions.count == retries + 1)
+            #expect(recorder.values.last == .error(retries + 1))
+            #expect(recorder.count == retries + 2)
+        }
+    }
+
+    @Test("retry re-subscribes an asynchronous source, and dispose stops it")
+    func retryAsynchronous() {
+        let source = ManualSource<Int, TestError>()
+        let recorder = Recorder<Event<Int>>()
+        let disposer = source.signal.retry(2).record(into: recorder)
+        source.send(1)
+        source.sendError(TestError(1))
+        #expect(source.subscriptions == 2)
+        source.send(2)
+        disposer.dispose()
+        #expect(source.disposals == 2)
+        source.sendError(TestError(2))
+        #expect(source.subscriptions == 2)
+        #expect(recorder.values == [.value(1), .value(2)])
+    }
+
+    @Test("take completes early and disposes its source")
+    func takeDisposesSource() {
+        let source = ManualSource<Int, TestError>()
+        let recorder = Recorder<Event<Int>>()
+        source.signal.take(2).record(into: recorder)
+        source.send(1)
+        #expect(source.disposals == 0)
+        source.send(2)
+        #expect(recorder.values == [.value(1), .value(2), .complete])
+        #expect(source.disposals == 1)
+        source.send(3)
+        #expect(recorder.count == 3)
+    }
+
+    @Test("take stops a synchronous producer that polls isDisposed")
+    func takeStopsSynchronousProducer() {
+        let produced = Recorder<Int>()
+        let endless = Signal<Int, TestError> { subscriber in
+            var next = 0
+            while !subscriber.isDisposed && next < 1_000_000 {
+                next += 1
+                produced.record(next)
+                subscriber.send(next)
+            }
+            return .empty
+        }
+        let recorder = Recorder<Event<Int>>()
+        endless.take(3).record(into: recorder)
+        #expect(recorder.values == [.value(1), .value(2), .value(3), .complete])
+        #expect(produced.count == 3)
+    }
+
+    @Test("take(0) completes without subscribing")
+    func takeZero() {
+        let source = ManualSource<Int, TestError>()
+        let recorder = Recorder<Event<Int>>()
+        source.signal.take(0).record(into: recorder)
+        #expect(recorder.values == [.complete])
+        #expect(source.subscriptions == 0)
+    }
+
+    @Test("merge completes only when every input has completed; the first error ends it")
+    func mergeCompletion() {
+        let a = ManualSource<Int, TestError>()
+        let b = ManualSource<Int, TestError>()
+        let c = ManualSource<Int, TestError>()
+        let recorder = Recorder<Event<Int>>()
+        a.signal.merge([b.signal, c.signal]).record(into: recorder)
+        a.send(1)
+        a.sendComplete()
+        b.send(2)
+        b.sendComplete()
+        #expect(recorder.values == [.value(1), .value(2)])
+        c.send(3)
+        c.sendComplete()
+        #expect(recorder.values == [.value(1), .value(2), .value(3), .complete])
+
+        let failed = Recorder<Event<Int>>()
+        let d = ManualSource<Int, TestError>()
+        let e = ManualSource<Int, TestError>()
+        d.signal.merge(e.signal).record(into: failed)
+        d.sendError(TestError(3))
+        e.send(9)
+        #expect(failed.values == [.error(3)])
+        #expect(e.disposals == 1)
+    }
+
+    @Test("merge of synchronous signals completes after all of them")
+    func mergeSynchronous() {
+        let recorder = Recorder<Event<Int>>()
+        Signal<Int, TestError>.empty.merge(sequence([1])).record(into: recorder)
+        #expect(recorder.values == [.value(1), .complete])
+    }
+
+    @Test("flattenMap completes only when the source and every inner signal have completed")
+    func flattenMapCompletion() {
+        let source = ManualSource<Int, TestError>()
+        let inners = [ManualSource<String, TestError>(), ManualSource<String, TestError>()]
+        let recorder = Recorder<Event<String>>()
+        source.signal.flattenMap { inners[$0].signal }.record(into: recorder)
+        source.send(0)
+        source.send(1)
+        inners[0].send("a")
+        source.sendComplete()
+        inners[1].send("b")
+        inners[0].sendComplete()
+        #expect(recorder.values == [.value("a"), .value("b")])
+        inners[1].sendComplete()
+        #expect(recorder.values == [.value("a"), .value("b"), .complete])
+    }
+
+    @Test("flattenMap: an inner error disposes the source and the other inners")
+    func flattenMapError() {
+        let source = ManualSource<Int, TestError>()
+        let inners = [ManualSource<String, TestError>(), ManualSource<String, TestError>()]
+        let recorder = Recorder<Event<String>>()
+        source.signal.flattenMap { inners[$0].signal }.record(into: recorder)
+        source.send(0)
+        source.send(1)
+        inners[1].sendError(TestError(6))
+        #expect(recorder.values == [.error(6)])
+        #expect(source.disposals == 1)
+        #expect(inners[0].disposals == 1)
+    }
+
+    @Test("finally: after the downstream callback, also on dispose, exactly once")
+    func finallyOrdering() {
+        let log = Recorder<String>()
+        let source = ManualSource<Int, TestError>()
+        let disposer = source.signal
+            .finally { log.record("finally 1") }
+            .map { $0 }
+            .finally { log.record("finally 2") }
+            .subscribe(value: { log.record("value \($0)") }, complete: { log.record("complete") })
+        source.send(1)
+        source.sendComplete()
+        disposer.dispose()
+        #expect(log.values == ["value 1", "complete", "finally 2", "finally 1"])
+
+        log.reset()
+        let other = ManualSource<Int, TestError>()
+        let disposed = other.signal.finally { log.record("finally") }.subscribe()
+        #expect(log.values.isEmpty)
+        disposed.dispose()
+        disposed.dispose()
+        #expect(log.values == ["finally"])
+    }
+
+    @Test("zip pairs values by position; combineLatest combines the latest values")
+    func zipVersusCombineLatest() {
+        let left = ManualSource<Int, TestError>()
+        let right = ManualSource<String, TestError>()
+        let zipped = Recorder<String>()
+        let combined = Recorder<String>()
+        left.signal.zip(right.signal).subscribe(value: { zipped.record("\($0.0)\($0.1)") },
+                                                complete: { zipped.record("complete") })
+        left.signal.combineLatest(right.signal).subscribe(value: { combined.record("\($0.0)\($0.1)") },
+                                                          complete: { combined.record("complete") })
+        left.send(1)
+        left.send(2)
+        right.send("a")
+        right.send("b")
+        right.send("c")
+        left.send(3)
+        left.sendComplete()
+        #expect(zipped.values == ["1a", "2b", "3c", "complete"])
+        #expect(combined.values == ["2a", "2b", "2c", "3c"])
+        right.sendComplete()
+        #expect(combined.values == ["2a", "2b", "2c", "3c", "complete"])
+    }
+
+    @Test("zip of three signals gives a typed triple")
+    func zipThree() {
+        let recorder = Recorder<String>()
+        sequence([1, 2]).zip(sequence(["a", "b", "c"]), sequence([true]))
+            .subscribe(value: { triple in recorder.record("\(triple.0)\(triple.1)\(triple.2)") },
+                       complete: { recorder.record("complete") })
+        #expect(recorder.values == ["1atrue", "complete"])
+    }
+
+    @Test("combineLatest completes at once when an input completes without a value")
+    func combineLatestEmptyInput() {
+        let recorder = Recorder<Event<Int>>()
+        let combined: Signal<(Int, Int), TestError> = sequence([1]).combineLatest(Signal<Int, TestError>.empty)
+        combined.map { $0.0 + $0.1 }.record(into: recorder)
+        #expect(recorder.values == [.complete])
+    }
+
+    @Test("zip and combineLatest forward the first error")
+    func combiningErrors() {
+        let recorder = Recorder<Event<Int>>()
+        sequence([1]).zip(Signal<Int, TestError>.fail(TestError(2))).map { $0.0 }.record(into: recorder)
+        #expect(recorder.values == [.error(2)])
+        recorder.reset()
+        Signal<Int, TestError>.fail(TestError(3)).combineLatest(sequence([1])).map { $0.0 }.record(into: recorder)
+        #expect(recorder.values == [.error(3)])
+    }
+}

@@ -1,0 +1,140 @@
+import RippleCore
+import RippleTesting
+import Testing
+@testable import RippleSignals
+
+@Suite("Scheduler operators on virtual time")
+struct SchedulerOperatorTests {
+    @Test("deliver(on:) delivers every event on the scheduler, in order")
+    func deliverOn() {
+        let scheduler = TestScheduler()
+        let recorder = Recorder<Event<Int>>()
+        sequence([1, 2]).deliver(on: scheduler).record(into: recorder)
+        #expect(recorder.values.isEmpty)
+        scheduler.advance()
+        #expect(recorder.values == [.value(1), .value(2), .complete])
+    }
+
+    @Test("subscribe(on:) runs the action on the scheduler; disposing first cancels it")
+    func subscribeOn() {
+        let scheduler = TestScheduler()
+        let source = ManualSource<Int, TestError>()
+        let recorder = Recorder<Event<Int>>()
+        source.signal.subscribe(on: scheduler).record(into: recorder)
+        #expect(source.subscriptions == 0)
+        scheduler.advance()
+        #expect(source.subscriptions == 1)
+        source.send(1)
+        #expect(recorder.values == [.value(1)])
+
+        let cancelled = source.signal.subscribe(on: scheduler).subscribe()
+        cancelled.dispose()
+        scheduler.advance()
+        #expect(source.subscriptions == 1)
+    }
+
+    @Test("delay shifts values and completion by the interval")
+    func delay() {
+        let scheduler = TestScheduler()
+        let source = ManualSource<Int, TestError>()
+        let arrivals = Recorder<String>()
+        source.signal.delay(.seconds(2), on: scheduler)
+            .subscribe(value: { arrivals.record("\($0)@\(scheduler.now)") },
+                       complete: { arrivals.record("complete@\(scheduler.now)") })
+        source.send(1)
+        scheduler.advance(by: .seconds(1))
+        source.send(2)
+        source.sendComplete()
+        scheduler.advance(by: .seconds(1))
+        #expect(arrivals.values == ["1@2.0 seconds"])
+        scheduler.advance(by: .seconds(1))
+        #expect(arrivals.values == ["1@2.0 seconds", "2@3.0 seconds", "complete@3.0 seconds"])
+    }
+
+    @Test("delay: disposing cancels what is still pending")
+    func delayDispose() {
+        let scheduler = TestScheduler()
+        let source = ManualSource<Int, TestError>()
+        let recorder = Recorder<Event<Int>>()
+        let disposer = source.signal.delay(.seconds(1), on: scheduler).record(into: recorder)
+        source.send(1)
+        disposer.dispose()
+        #expect(scheduler.pendingCount == 0)
+        scheduler.run()
+        #expect(recorder.values.isEmpty)
+    }
+
+    @Test("debounce emits after a quiet interval; completion flushes the pending value")
+    func debounce() {
+        let scheduler = TestScheduler()
+        let source = ManualSource<String, TestError>()
+        let arrivals = Recorder<String>()
+        source.signal.debounce(.milliseconds(300), on: scheduler)
+            .subscribe(value: { arrivals.record("\($0)@\(scheduler.now)") },
+                       complete: { arrivals.record("complete@\(scheduler.now)") })
+        source.send("h")
+        scheduler.advance(by: .milliseconds(100))
+        source.send("he")
+        scheduler.advance(by: .milliseconds(100))
+        source.send("hel")
+        scheduler.advance(by: .milliseconds(300))
+        #expect(arrivals.values == ["hel@0.5 seconds"])
+        source.send("hello")
+        scheduler.advance(by: .milliseconds(100))
+        source.sendComplete()
+        #expect(arrivals.values == ["hel@0.5 seconds", "hello@0.6 seconds", "complete@0.6 seconds"])
+        scheduler.run()
+        #expect(arrivals.count == 3)
+    }
+
+    @Test("debounce: an error drops the pending value")
+    func debounceError() {
+        let scheduler = TestScheduler()
+        let source = ManualSource<Int, TestError>()
+        let recorder = Recorder<Event<Int>>()
+        source.signal.debounce(.seconds(1), on: scheduler).record(into: recorder)
+        source.send(1)
+        source.sendError(TestError(2))
+        scheduler.run()
+        #expect(recorder.values == [.error(2)])
+    }
+
+    @Test("throttle: the first value passes, then at most one (the latest) per window")
+    func throttleLatest() {
+        let scheduler = TestScheduler()
+        let source = ManualSource<Int, TestError>()
+        let arrivals = Recorder<String>()
+        source.signal.throttle(.seconds(1), on: scheduler)
+            .subscribe(value: { arrivals.record("\($0)@\(scheduler.now)") },
+                       complete: { arrivals.record("complete@\(scheduler.now)") })
+        source.send(1)
+        source.send(2)
+        source.send(3)
+        #expect(arrivals.values == ["1@0.0 seconds"])
+        scheduler.advance(by: .seconds(1))
+        #expect(arrivals.values == ["1@0.0 seconds", "3@1.0 seconds"])
+        scheduler.advance(by: .seconds(1))
+        source.send(4)
+        #expect(arrivals.values == ["1@0.0 seconds", "3@1.0 seconds", "4@2.0 seconds"])
+        source.send(5)
+        source.sendComplete()
+        #expect(arrivals.values == ["1@0.0 seconds", "3@1.0 seconds", "4@2.0 seconds", "5@2.0 seconds",
+                                    "complete@2.0 seconds"])
+    }
+
+    @Test("throttle(latest: false) keeps the first value of each window")
+    func throttleFirst() {
+        let scheduler = TestScheduler()
+        let source = ManualSource<Int, TestError>()
+        let recorder = Recorder<Event<Int>>()
+        source.signal.throttle(.seconds(1), on: scheduler, latest: false).record(into: recorder)
+        source.send(1)
+        source.send(2)
+        source.send(3)
+        scheduler.advance(by: .seconds(1))
+        #expect(recorder.values == [.value(1), .value(2)])
+        scheduler.advance(by: .seconds(1))
+        source.send(4)
+        #expect(recorder.values == [.value(1), .value(2), .value(4)])
+    }
+}

@@ -1,0 +1,115 @@
+import Dispatch
+import RippleCore
+import RippleTesting
+import Testing
+@testable import RippleSignals
+
+/// Detects overlapping callbacks. `@unchecked Sendable`: `inside` is only touched under `lock`.
+final class OverlapDetector: @unchecked Sendable {
+    private let lock = Lock()
+    private var inside = false
+    private(set) var overlaps = 0
+
+    func enter() {
+        lock.withLock {
+            if inside { overlaps += 1 }
+            inside = true
+        }
+    }
+
+    func leave() {
+        lock.withLock { inside = false }
+    }
+}
+
+@Suite("Stress")
+struct StressTests {
+    static let threads = 8
+    static let perThread = 5_000
+
+    @Test("8 threads sending into one subscriber: serialised, none lost, complete last", .tags(.stress))
+    func concurrentSends() {
+        let detector = OverlapDetector()
+        let received = Recorder<Int>()
+        let completions = Recorder<Int>()
+        let holder = Locked<Subscriber<Int, Never>?>(nil)
+        let signal = Signal<Int, Never> { subscriber in
+            holder.withLock { $0 = subscriber }
+            return .empty
+        }
+        signal.subscribe(value: { value in
+            detector.enter()
+            received.record(value)
+            detector.leave()
+        }, complete: { completions.record(received.count) })
+        let subscriber = holder.value!
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+            for index in 0..<Self.perThread {
+                subscriber.send(thread * Self.perThread + index)
+            }
+        }
+        subscriber.sendComplete()
+        #expect(detector.overlaps == 0)
+        let values = received.values
+        #expect(values.count == Self.threads * Self.perThread)
+        #expect(Set(values).count == Self.threads * Self.perThread)
+        #expect(completions.values == [Self.threads * Self.perThread])
+        // Each thread's own values keep their order.
+        for thread in 0..<Self.threads {
+            let mine = values.filter { $0 / Self.perThread == thread }
+            #expect(mine == mine.sorted())
+        }
+    }
+
+    @Test("8 threads sending through map/filter/different while one completes: nothing after complete",
+          .tags(.stress))
+    func concurrentSendsAndTerminal() {
+        for _ in 0..<50 {
+            let detector = OverlapDetector()
+            let events = Recorder<String>()
+            let holder = Locked<Subscriber<Int, Never>?>(nil)
+            Signal<Int, Never> { subscriber in
+                holder.withLock { $0 = subscriber }
+                return .empty
+            }
+            .map { $0 * 2 }
+            .filter { $0 >= 0 }
+            .subscribe(value: { _ in
+                detector.enter()
+                events.record("v")
+                detector.leave()
+            }, complete: { events.record("complete") })
+            let subscriber = holder.value!
+            DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+                for index in 0..<200 {
+                    if thread == 0 && index == 100 { subscriber.sendComplete() }
+                    subscriber.send(index)
+                }
+            }
+            #expect(detector.overlaps == 0)
+            #expect(events.values.last == "complete")
+            #expect(events.values.filter { $0 == "complete" }.count == 1)
+        }
+    }
+
+    @Test("8 threads feeding zip and merge inputs: every value accounted for", .tags(.stress))
+    func concurrentCombining() {
+        let left = ManualSource<Int, Never>()
+        let right = ManualSource<Int, Never>()
+        let pairs = Recorder<Int>()
+        let merged = Recorder<Int>()
+        let zipped: Signal<(Int, Int), Never> = left.signal.zip(right.signal)
+        zipped.subscribe(value: { pair in pairs.record(pair.0 - pair.1) })
+        left.signal.merge(right.signal).subscribe(value: { merged.record($0) })
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+            for index in 0..<1_000 {
+                if thread % 2 == 0 { left.send(index) } else { right.send(index) }
+            }
+        }
+        #expect(pairs.count == 4_000)
+        #expect(merged.count == 8_000)
+        let expectedSum: Int = 8 * (999 * 1_000 / 2)
+        let sum: Int = merged.values.reduce(0, +)
+        #expect(sum == expectedSum)
+    }
+}

@@ -1,0 +1,100 @@
+import RippleCore
+import RippleTesting
+@testable import RippleSignals
+
+struct TestError: Error, Equatable {
+    let code: Int
+    init(_ code: Int = 1) { self.code = code }
+}
+
+/// A hot producer a test drives by hand: every subscription registers its subscriber here.
+final class ManualSource<Value: Sendable, Failure: Error>: @unchecked Sendable {
+    // Guarded by `state`'s lock.
+    private struct State {
+        var subscribers: [Subscriber<Value, Failure>] = []
+        var subscriptions = 0
+        var disposals = 0
+    }
+
+    private let state = Locked(State())
+
+    var signal: Signal<Value, Failure> {
+        Signal { [self] subscriber in
+            state.withLock {
+                $0.subscribers.append(subscriber)
+                $0.subscriptions += 1
+            }
+            return Disposer { [self] in state.withLock { $0.disposals += 1 } }
+        }
+    }
+
+    var subscriptions: Int { state.withLock { $0.subscriptions } }
+    var disposals: Int { state.withLock { $0.disposals } }
+
+    private var live: [Subscriber<Value, Failure>] {
+        state.withLock { $0.subscribers }
+    }
+
+    func send(_ value: Value) { for subscriber in live { subscriber.send(value) } }
+    func sendError(_ error: Failure) { for subscriber in live { subscriber.sendError(error) } }
+    func sendComplete() { for subscriber in live { subscriber.sendComplete() } }
+
+    /// Drops the references to the subscribers, as a producer that forgets its subscribers would.
+    func forgetSubscribers() {
+        // Freed outside the lock: a freed subscriber runs its cleanup, which takes the lock again.
+        var forgotten = state.withLock { state in
+            defer { state.subscribers = [] }
+            return state.subscribers
+        }
+        forgotten.removeAll()
+    }
+}
+
+/// What a subscription received, as a comparable list.
+enum Event<Value: Sendable & Equatable>: Equatable, Sendable, CustomStringConvertible {
+    case value(Value)
+    case error(Int)
+    case complete
+
+    var description: String {
+        switch self {
+        case .value(let value): "\(value)"
+        case .error(let code): "error(\(code))"
+        case .complete: "complete"
+        }
+    }
+}
+
+extension Signal where Value: Equatable, Failure == TestError {
+    /// Subscribes and records every event.
+    @discardableResult
+    func record(into recorder: Recorder<Event<Value>>) -> Disposer {
+        subscribe(value: { recorder.record(.value($0)) },
+                  error: { recorder.record(.error($0.code)) },
+                  complete: { recorder.record(.complete) })
+    }
+}
+
+extension Signal where Value: Equatable, Failure == Never {
+    @discardableResult
+    func record(into recorder: Recorder<Event<Value>>) -> Disposer {
+        subscribe(value: { recorder.record(.value($0)) }, complete: { recorder.record(.complete) })
+    }
+}
+
+/// Deterministic pseudo-random numbers (SplitMix64), so every model-based case can be replayed from its seed.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
