@@ -35,6 +35,9 @@ let package = Package(
         .testTarget(name: "RippleCoreTests", dependencies: ["RippleCore", "RippleTesting"]),
         .testTarget(name: "RippleTestingTests", dependencies: ["RippleTesting", "RippleCore"]),
         .testTarget(name: "RippleTourTests", dependencies: ["RippleTour"]),
+        .testTarget(
+            name: "RippleLeakChecks",
+            dependencies: ["RippleCore", "RippleTesting"] + roomNames.map { .target(name: $0) }),
     ]
         + rooms.map { .target(name: $0.name, dependencies: ["RippleCore"] + $0.dependencies) }
         + roomNames.map {
