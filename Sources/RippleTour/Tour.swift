@@ -2,6 +2,7 @@
 enum Tour {
     static let sections: [TourSection] = [
         coreSection,
+        nodesSection,
         pipesSection,
         pipelineSection,
         lifecycleSection,

@@ -1,0 +1,28 @@
+import RippleCore
+
+extension Node {
+    /// Links `upstream` into this node through `transform` (`linkTo:transform:`): sets `transform.from = upstream`
+    /// and `transform.to = self`, which pushes `upstream`'s current value. Note the direction: the receiver is the
+    /// downstream end.
+    ///
+    /// - Returns: a cancellable that unlinks the transform.
+    @discardableResult
+    public final func link<Upstream: Sendable>(to upstream: Node<Upstream>,
+                                               transform: Transform<Upstream, Value>) -> any Cancellable {
+        if ObjectIdentifier(upstream) == ObjectIdentifier(self) {
+            programmerError("Node.link(to:) cannot link node '\(name ?? "undefined")' to itself")
+        }
+        if transform.isLinked {
+            programmerError("Node.link(to:transform:) needs an unused transform, but '\(transform.name ?? "undefined")' is already linked")
+        }
+        transform.setTo(self, api: "Node.link(to:transform:)")
+        transform.setFrom(upstream, api: "Node.link(to:transform:)")
+        return ClosureCancellable { [weak transform] in transform?.detach() }
+    }
+
+    /// Links `upstream` into this node with a plain pass-through ``Transform`` (`linkTo:`).
+    @discardableResult
+    public final func link(to upstream: Node<Value>) -> any Cancellable {
+        link(to: upstream, transform: Transform<Value, Value>())
+    }
+}

@@ -1,0 +1,97 @@
+import RippleCore
+
+extension Node {
+    /// Starts describing a listener owned by `owner`: the listen edge lives in `owner.cancelBag` and stops when the
+    /// owner (and so its bag) goes away.
+    ///
+    /// ```swift
+    /// node.listened(by: bag).withBlock { print("next is \($0)") }
+    /// ```
+    public final func listened(by owner: some ListenerOwner) -> Listening<Value> {
+        Listening(node: self, bag: owner.cancelBag)
+    }
+
+    final func attach(_ edge: ListenEdge<Value>, bag: CancelBag) {
+        lock.withLock { listeners.append(edge) }
+        bag.insert(edge)
+    }
+}
+
+/// What `node.listened(by: owner)` returns: pick how the listener is called. Every variant delivers the current
+/// value at once (if any), then every later value; empty values are never delivered.
+public struct Listening<Value: Sendable> {
+    let node: Node<Value>
+    let bag: CancelBag
+
+    /// Calls `block` with each value, on the setter's thread.
+    @discardableResult
+    public func withBlock(_ block: @escaping @Sendable (Value) -> Void) -> any Cancellable {
+        withContextBlock { value, _ in block(value) }
+    }
+
+    /// Calls `block` with each value and the context it was set with (nil for the initial value).
+    @discardableResult
+    public func withContextBlock(_ block: @escaping @Sendable (Value, (any Sendable)?) -> Void) -> any Cancellable {
+        let edge = ListenEdge(node: node, action: block)
+        let current = node.value
+        node.attach(edge, bag: bag)
+        if let current { edge.deliver(current, context: nil) }
+        return edge
+    }
+
+    /// Calls `block` through `scheduler` (`.main`, `.queue(q)`, a `TestScheduler`, …), in setting order.
+    @discardableResult
+    public func withBlock(on scheduler: some Scheduler, _ block: @escaping @Sendable (Value) -> Void) -> any Cancellable {
+        withContextBlock(on: scheduler) { value, _ in block(value) }
+    }
+
+    /// The context-carrying form of ``withBlock(on:_:)``.
+    @discardableResult
+    public func withContextBlock(on scheduler: some Scheduler,
+                                 _ block: @escaping @Sendable (Value, (any Sendable)?) -> Void) -> any Cancellable {
+        withContextBlock { value, context in
+            scheduler.schedule { block(value, context) }
+        }
+    }
+
+    /// Calls `block` with `target` and each value while `target` lives; `target` is held weakly, so there is no
+    /// weakify/strongify dance (EasyReact's `withSelector:`). The listener cancels itself once `target` is gone.
+    @discardableResult
+    public func withTarget<Target: AnyObject & Sendable>(
+        _ target: Target, _ block: @escaping @Sendable (Target, Value) -> Void
+    ) -> any Cancellable {
+        let slot = CancelSlot()
+        let edge = withContextBlock { [weak target] value, _ in
+            guard let target else {
+                slot.cancel()
+                return
+            }
+            block(target, value)
+        }
+        slot.set(edge)
+        return edge
+    }
+}
+
+/// Lets a listener cancel its own edge once it exists. `@unchecked Sendable`: `edge` is only touched under `lock`.
+private final class CancelSlot: @unchecked Sendable {
+    private let lock = Lock()
+    private weak var edge: AnyObject?
+    private var cancelEarly = false
+
+    func set(_ cancellable: any Cancellable) {
+        let early = lock.withLock { () -> Bool in
+            edge = cancellable as AnyObject
+            return cancelEarly
+        }
+        if early { cancellable.cancel() }
+    }
+
+    func cancel() {
+        let target = lock.withLock { () -> AnyObject? in
+            if edge == nil { cancelEarly = true }
+            return edge
+        }
+        (target as? any Cancellable)?.cancel()
+    }
+}

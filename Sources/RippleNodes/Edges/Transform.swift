@@ -1,0 +1,149 @@
+import RippleCore
+
+let transformCounter = LiveObjectCounter("Transform")
+
+/// An edge from one node to another: values of `from` reach `to` through ``next(_:senders:context:)``.
+///
+/// `from` is held strongly and `to` weakly, while `to` holds the transform: downstream owns upstream. Setting `from`
+/// or `to` relinks (nil unlinks); once both ends are set, `from`'s current value is pushed. Subclass it for a custom
+/// transform: override ``next(_:senders:context:)`` and call ``emit(_:senders:context:)`` for what should reach `to`.
+///
+/// `@unchecked Sendable`: `fromStorage`, `toStorage` and `nameStorage` are only touched under `edgeLock`.
+open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, UpstreamEdge, @unchecked Sendable {
+    let edgeLock = Lock()
+    // Guarded by `edgeLock`, so the dynamic exclusivity checks are turned off.
+    @exclusivity(unchecked) private var fromStorage: Node<Input>?
+    @exclusivity(unchecked) private weak var toStorage: Node<Output>?
+    @exclusivity(unchecked) private var nameStorage: String?
+
+    public init() {
+        transformCounter.increment()
+    }
+
+    deinit {
+        // Leave no dead entry behind in a long-lived upstream node's list.
+        fromStorage?.removeDownstreamEdge(ObjectIdentifier(self))
+        transformCounter.decrement()
+    }
+
+    /// The debugging name; operators name their transforms after themselves.
+    public final var name: String? {
+        get { edgeLock.withLock { nameStorage } }
+        set { edgeLock.withLock { nameStorage = newValue } }
+    }
+
+    /// The upstream node, held strongly. Re-pointing it resets counting transforms (`skip`, `take`, `scan`).
+    public final var from: Node<Input>? {
+        get { edgeLock.withLock { fromStorage } }
+        set { setFrom(newValue, api: "Transform.from") }
+    }
+
+    /// The downstream node, held weakly (it holds this transform).
+    public final var to: Node<Output>? {
+        get { edgeLock.withLock { toStorage } }
+        set { setTo(newValue, api: "Transform.to") }
+    }
+
+    public final var fromNode: (any GraphNode)? { from }
+    public final var toNode: (any GraphNode)? { to }
+
+    /// Handles one value of `from`. The default passes it on unchanged when `Input == Output`; subclasses override.
+    open func next(_ value: Input, senders: SenderList, context: (any Sendable)?) {
+        guard Input.self == Output.self else {
+            programmerError("Transform<\(Input.self), \(Output.self)> must override next(_:senders:context:)")
+        }
+        emit(unsafeBitCast(value, to: Output.self), senders: senders, context: context)
+    }
+
+    /// Pushes `value` into `to`, unless `to` is already on the sender list (the cycle cut); if `to` is propagating
+    /// an earlier value on this thread, the push waits for it.
+    public final func emit(_ value: Output, senders: SenderList, context: (any Sendable)?) {
+        edgeLock.lock()
+        let target = toStorage
+        edgeLock.unlock()
+        guard let target else { return }
+        let state = senders.state
+        switch state.position(of: ObjectIdentifier(target)) {
+        case .notPropagating:
+            target.receive(value, context: context, state: state)
+        case .onSenderList:
+            return
+        case .propagatingElsewhere:
+            // The target is mid-propagation further out on this thread (a listener set another node that feeds
+            // back into it): queue, so its listeners finish the current value first.
+            let snapshot = senders.snapshot()
+            state.pending.append { [weak target] in
+                target?.resumePropagation(value, context: context, senders: snapshot)
+            }
+        }
+    }
+
+    /// Pushes `value` into `to` later, on whatever thread calls this, continuing the sender list kept before a
+    /// scheduler hop.
+    public final func emit(_ value: Output, after senders: SenderSnapshot, context: (any Sendable)?) {
+        guard let target = to else { return }
+        target.resumePropagation(value, context: context, senders: senders)
+    }
+
+    /// Empties `to` without telling anyone (used by `flatten` when the inner node is empty).
+    final func cleanTarget() {
+        to?.cleanStorage()
+    }
+
+    public final func detach() {
+        setTo(nil, api: "Transform.detach()")
+        setFrom(nil, api: "Transform.detach()")
+    }
+
+    /// Called after `from` changed (including to nil); counting transforms reset here.
+    func fromDidChange() {}
+
+    /// Called after `to` changed (including to nil).
+    func toDidChange() {}
+
+    final var isLinked: Bool {
+        edgeLock.withLock { fromStorage != nil || toStorage != nil }
+    }
+
+    final func setFrom(_ newValue: Node<Input>?, api: String) {
+        let (old, target): (Node<Input>?, Node<Output>?) = edgeLock.withLock {
+            if let newValue, let toStorage, ObjectIdentifier(newValue) == ObjectIdentifier(toStorage) {
+                return (nil, toStorage)
+            }
+            defer { fromStorage = newValue }
+            return (fromStorage, toStorage)
+        }
+        if let newValue, let target, ObjectIdentifier(newValue) == ObjectIdentifier(target) {
+            programmerError("\(api) cannot link node '\(target.name ?? "undefined")' to itself")
+        }
+        if old === newValue { return }
+        old?.removeDownstreamEdge(ObjectIdentifier(self))
+        fromDidChange()
+        if let newValue {
+            newValue.addDownstream(self)
+            if target != nil { newValue.pushCurrentValue(along: self) }
+        }
+    }
+
+    final func setTo(_ newValue: Node<Output>?, api: String) {
+        let (old, source): (Node<Output>?, Node<Input>?) = edgeLock.withLock {
+            if let newValue, let fromStorage, ObjectIdentifier(newValue) == ObjectIdentifier(fromStorage) {
+                return (nil, fromStorage)
+            }
+            defer { toStorage = newValue }
+            return (toStorage, fromStorage)
+        }
+        if let newValue, let source, ObjectIdentifier(newValue) == ObjectIdentifier(source) {
+            programmerError("\(api) cannot link node '\(source.name ?? "undefined")' to itself")
+        }
+        if old === newValue { return }
+        // The node may hold the last reference to this transform: keep it alive until we are done.
+        let removed = old?.removeUpstreamEdge(ObjectIdentifier(self))
+        toDidChange()
+        if let newValue {
+            newValue.addUpstream(self)
+            if let source { source.pushCurrentValue(along: self) }
+        }
+        withExtendedLifetime(removed) {}
+    }
+}

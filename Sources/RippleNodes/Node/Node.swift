@@ -1,0 +1,126 @@
+import RippleCore
+
+let nodeCounter = LiveObjectCounter("Node")
+
+/// A stateful value in a graph: it holds a value (or nothing), tells its listeners, and pushes every new value along
+/// its downstream transforms.
+///
+/// `Node` is the read-only view: it has no setter at compile time and every operator returns one. Every node is
+/// physically a ``MutableNode`` (a class cluster), so ``mutablify()`` can hand back the very same object.
+///
+/// ```swift
+/// let c = Node(33)          // read-only, holds 33
+/// let empty = Node<Int>()   // read-only, empty
+/// ```
+///
+/// `@unchecked Sendable`: every stored property below is read and written only under `lock`.
+public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @unchecked Sendable {
+    let lock = Lock()
+    // Guarded by `lock`, which already makes every access exclusive: the dynamic exclusivity checks are turned off.
+    @exclusivity(unchecked) var storage: Value?
+    @exclusivity(unchecked) var mutableFlag: Bool
+    @exclusivity(unchecked) var nameStorage: String?
+    @exclusivity(unchecked) var listeners: [ListenEdge<Value>] = []
+    @exclusivity(unchecked) var downstream: [WeakDownstream<Value>] = []
+    @exclusivity(unchecked) var upstream: [any UpstreamEdge] = []
+
+    init(storage: Value?, mutable: Bool) {
+        self.storage = storage
+        self.mutableFlag = mutable
+        nodeCounter.increment()
+    }
+
+    deinit {
+        nodeCounter.decrement()
+    }
+
+    /// The current value, or nil when the node is empty. For `Node<Int?>`, `.some(nil)` is a held nil value.
+    public var value: Value? {
+        lock.withLock { storage }
+    }
+
+    /// Whether the node holds no value (EasyReact's `EZREmpty.empty`).
+    public final var isEmpty: Bool {
+        lock.withLock { storage == nil }
+    }
+
+    /// Whether the node accepts sets; becomes true for good after ``mutablify()``.
+    public final var isMutable: Bool {
+        lock.withLock { mutableFlag }
+    }
+
+    /// The current value, or `defaultValue` when empty (`valueWithDefault:`).
+    public final func value(or defaultValue: Value) -> Value {
+        lock.withLock { storage } ?? defaultValue
+    }
+
+    /// Runs `body` with the current value, only when the node is not empty (`getValue:`).
+    public final func withValue(_ body: (Value) throws -> Void) rethrows {
+        if let current = lock.withLock({ storage }) { try body(current) }
+    }
+
+    /// Makes this node mutable for good and returns it as a ``MutableNode``: the same object (`m === self`).
+    @discardableResult
+    public final func mutablify() -> MutableNode<Value> {
+        lock.withLock { mutableFlag = true }
+        return unsafeDowncast(self, to: MutableNode<Value>.self)
+    }
+
+    /// The debugging name used by ``description`` and by ``graph(format:)``.
+    public final var name: String? {
+        get { lock.withLock { nameStorage } }
+        set { lock.withLock { nameStorage = newValue } }
+    }
+
+    /// Sets ``name`` and returns the node, for chaining: `input.map { … }.named("search")`.
+    @discardableResult
+    public final func named(_ name: String) -> Self {
+        self.name = name
+        return self
+    }
+
+    public var description: String {
+        let (name, current) = lock.withLock { (nameStorage, storage) }
+        let shown = current.map { String(describing: $0) } ?? "empty"
+        return "\(isMutableForDescription ? "MutableNode" : "Node")(\(name ?? "undefined")): \(shown)"
+    }
+
+    private var isMutableForDescription: Bool { isMutable }
+
+    /// Empties the node without telling anyone: empty values never reach listeners or downstream nodes.
+    final func cleanStorage() {
+        var previous: Value?
+        lock.withLock { swap(&storage, &previous) }
+        withExtendedLifetime(previous) {}
+    }
+}
+
+/// Lets `Node(33)` and `Node<Int>()` build the physical ``MutableNode`` behind the read-only view.
+///
+/// Class initialisers cannot return another instance; protocol-extension initialisers can assign `self`.
+public protocol NodeInitializable {
+    associatedtype Value: Sendable
+}
+
+extension Node: NodeInitializable {}
+
+extension NodeInitializable {
+    /// A node holding `value`: read-only for `Node`, mutable for ``MutableNode``.
+    public init(_ value: Value) {
+        self = Self.makeClusterNode(value)
+    }
+
+    /// An empty node: read-only for `Node`, mutable for ``MutableNode``.
+    public init() {
+        self = Self.makeClusterNode(nil)
+    }
+
+    private static func makeClusterNode(_ value: Value?) -> Self {
+        let mutable = Self.self is MutableNode<Value>.Type
+        let node = MutableNode<Value>(storage: value, mutable: mutable)
+        guard let typed = node as? Self else {
+            programmerError("NodeInitializable.init is for Node and MutableNode only, not \(Self.self)")
+        }
+        return typed
+    }
+}

@@ -1,0 +1,187 @@
+import DequeModule
+import RippleCore
+
+// The propagation engine, in one place: every value that moves through the graph passes through here.
+//
+// - Synchronous, depth-first: a node stores the value, calls its listeners in registration order, then pushes the
+//   value along its downstream transforms, on the calling thread.
+// - The sender list: each propagation carries the path of nodes it has passed. A transform never pushes into a node
+//   already on that path, so rings settle after one lap and never overwrite the node where the change began.
+// - Re-entrancy: a set on a node that is already propagating on this thread is queued (FIFO) and applied once the
+//   thread's outermost propagation finishes, so every listener sees value N before any sees N+1. The same holds
+//   for a push along an edge into a node still propagating further out on this thread (a listener set another node
+//   that feeds back into it).
+// - Threads: all the state below is per thread; nodes guard only their own value and edge lists.
+
+/// The per-thread state of the engine.
+final class PropagationState {
+    private static let local = ThreadLocal<PropagationState>()
+
+    static var current: PropagationState {
+        local.value(orMake: PropagationState.init)
+    }
+
+    /// Every node propagating on this thread, outermost first. `path[base...]` is the current propagation's sender
+    /// list; nested user sets start a fresh sender list above `base`, so they are not cut by an unrelated path.
+    // Only this thread touches this object, so dynamic exclusivity checks (a thread-local lookup each) buy nothing.
+    @exclusivity(unchecked) var path: [ObjectIdentifier] = []
+    @exclusivity(unchecked) var base = 0
+    @exclusivity(unchecked) var pending = Deque<() -> Void>()
+    @exclusivity(unchecked) var draining = false
+
+    init() {
+        path.reserveCapacity(32)
+    }
+
+    @inline(__always)
+    func isPropagating(_ id: ObjectIdentifier) -> Bool {
+        path.contains(id)
+    }
+
+    enum Position {
+        case notPropagating
+        case onSenderList
+        case propagatingElsewhere
+    }
+
+    /// Where `id` is on this thread's path, in one scan from the innermost node out.
+    @inline(__always)
+    func position(of id: ObjectIdentifier) -> Position {
+        var index = path.count - 1
+        while index >= 0 {
+            if path[index] == id { return index >= base ? .onSenderList : .propagatingElsewhere }
+            index -= 1
+        }
+        return .notPropagating
+    }
+
+    @inline(__always)
+    func senderListContains(_ id: ObjectIdentifier) -> Bool {
+        var index = base
+        while index < path.count {
+            if path[index] == id { return true }
+            index += 1
+        }
+        return false
+    }
+
+    /// Runs `body` as a new propagation whose sender list starts as `senders`.
+    @inline(__always)
+    func withFreshSenderList(_ senders: ArraySlice<ObjectIdentifier>, _ body: () -> Void) {
+        let savedBase = base
+        let savedCount = path.count
+        base = savedCount
+        path.append(contentsOf: senders)
+        body()
+        path.removeLast(path.count - savedCount)
+        base = savedBase
+        drainIfIdle()
+    }
+
+    func drainIfIdle() {
+        guard path.isEmpty, !draining else { return }
+        draining = true
+        while let job = pending.popFirst() { job() }
+        draining = false
+    }
+}
+
+/// The nodes a value has passed on its way here (EasyReact's `EZSenderList`).
+///
+/// A custom ``Transform`` receives it in ``Transform/next(_:senders:context:)`` and hands it back to
+/// ``Transform/emit(_:senders:context:)``; to carry a value across a scheduler, keep ``snapshot()`` and emit with
+/// ``Transform/emit(_:after:context:)``.
+public struct SenderList {
+    let state: PropagationState
+
+    /// Whether `node` is on the path of this propagation.
+    public func contains(_ node: some GraphNode) -> Bool {
+        state.senderListContains(ObjectIdentifier(node))
+    }
+
+    /// The path, kept for a later, asynchronous emission.
+    public func snapshot() -> SenderSnapshot {
+        SenderSnapshot(ids: Array(state.path[state.base...]))
+    }
+}
+
+/// A sender list kept across a scheduler hop (`deliver(on:)`, `delay`, `throttle`), so rings through an
+/// asynchronous edge still stop after one lap.
+public struct SenderSnapshot: Sendable {
+    let ids: [ObjectIdentifier]
+    static let empty = SenderSnapshot(ids: [])
+}
+
+extension Node {
+    /// A user set (`value =`, `set(_:context:)`, `clean()`): starts a fresh propagation, or queues behind the current
+    /// one when this node is already propagating on this thread.
+    final func startPropagation(_ value: Value?, context: (any Sendable)?) {
+        let state = PropagationState.current
+        let id = ObjectIdentifier(self)
+        if state.isPropagating(id) {
+            state.pending.append { [self] in self.startPropagation(value, context: context) }
+            return
+        }
+        guard let value else {
+            cleanStorage()
+            return
+        }
+        state.withFreshSenderList([]) {
+            receive(value, context: context, state: state)
+        }
+    }
+
+    /// Resumes a propagation that crossed a scheduler: the sender list is the one kept before the hop.
+    final func resumePropagation(_ value: Value, context: (any Sendable)?, senders: SenderSnapshot) {
+        let state = PropagationState.current
+        state.withFreshSenderList(senders.ids[...]) {
+            if !state.senderListContains(ObjectIdentifier(self)) {
+                receive(value, context: context, state: state)
+            }
+        }
+    }
+
+    /// Stores `value`, tells listeners, then pushes downstream. The heart of the engine.
+    final func receive(_ value: Value, context: (any Sendable)?, state: PropagationState) {
+        // The old value leaves through `previous` and is released after unlocking: it may be a node whose deinit
+        // takes locks of its own.
+        var previous: Value? = value
+        lock.lock()
+        swap(&storage, &previous)
+        // Copy-on-write arrays: taking them is a retain, not an allocation.
+        let listeners = self.listeners
+        let downstream = self.downstream
+        lock.unlock()
+        withExtendedLifetime(previous) {}
+        state.path.append(ObjectIdentifier(self))
+        // Index loops and `count`: this code runs unspecialised (a generic class), where `for … in` and `isEmpty`
+        // would instantiate iterator metadata and go through protocol witnesses on every value.
+        var index = 0
+        let listenerCount = listeners.count
+        while index < listenerCount {
+            listeners[index].deliver(value, context: context)
+            index += 1
+        }
+        let downstreamCount = downstream.count
+        if downstreamCount > 0 {
+            let senders = SenderList(state: state)
+            index = 0
+            while index < downstreamCount {
+                downstream[index].edge?.next(value, senders: senders, context: context)
+                index += 1
+            }
+        }
+        state.path.removeLast()
+    }
+
+    /// Pushes this node's current value (if any) along one transform: what linking does.
+    final func pushCurrentValue(along edge: any DownstreamEdge<Value>) {
+        guard let current = value else { return }
+        let state = PropagationState.current
+        state.withFreshSenderList([]) {
+            state.path.append(ObjectIdentifier(self))
+            edge.next(current, senders: SenderList(state: state), context: nil)
+            state.path.removeLast()
+        }
+    }
+}

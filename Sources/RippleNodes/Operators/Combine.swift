@@ -1,0 +1,116 @@
+import RippleCore
+
+/// The shared state of one `combine`: the latest value of every input.
+///
+/// `@unchecked Sendable`: `latest` and `stopped` are only touched under `lock`.
+final class CombineGroup<Output: Sendable>: @unchecked Sendable {
+    private let lock = Lock()
+    private var latest: [(any Sendable)?]
+    private var stopped = false
+    let assemble: @Sendable ([any Sendable]) -> Output
+
+    init(count: Int, assemble: @escaping @Sendable ([any Sendable]) -> Output) {
+        latest = Array(repeating: nil, count: count)
+        self.assemble = assemble
+    }
+
+    /// Records input `index`'s value; returns the combined value when no input is empty.
+    func update(_ value: any Sendable, at index: Int) -> Output? {
+        let complete: [any Sendable]? = lock.withLock {
+            if stopped { return nil }
+            latest[index] = value
+            var all: [any Sendable] = []
+            all.reserveCapacity(latest.count)
+            for entry in latest {
+                guard let entry else { return nil }
+                all.append(entry)
+            }
+            return all
+        }
+        return complete.map(assemble)
+    }
+
+    /// Removing one input stops the combined node for good, as in EasyReact.
+    func stop() {
+        lock.withLock { stopped = true }
+    }
+}
+
+/// One input's edge into a combined node.
+final class CombineTransform<Input: Sendable, Output: Sendable>: Transform<Input, Output>, @unchecked Sendable {
+    let group: CombineGroup<Output>
+    let index: Int
+
+    init(group: CombineGroup<Output>, index: Int) {
+        self.group = group
+        self.index = index
+    }
+
+    override func next(_ value: Input, senders: SenderList, context: (any Sendable)?) {
+        if let combined = group.update(value, at: index) {
+            emit(combined, senders: senders, context: context)
+        }
+    }
+
+    override func fromDidChange() {
+        if from == nil { group.stop() }
+    }
+
+    override func toDidChange() {
+        if to == nil { group.stop() }
+    }
+}
+
+/// Rebuilds a tuple of pack elements from type-erased values, in order.
+func assemblePack<each Element>(_ values: [any Sendable], as types: repeat (each Element).Type) -> (repeat each Element) {
+    var position = 0
+    func element<T>(_: T.Type) -> T {
+        defer { position += 1 }
+        return values[position] as! T
+    }
+    return (repeat element((each Element).self))
+}
+
+
+/// Namespace for the n-ary operators: `Nodes.combine(a, b, c)`.
+extension Node where Value == Void {
+    /// A node holding the tuple of the latest values of `nodes`, updated whenever one changes; it stays empty
+    /// while any input is empty (`EZRCombine`). Removing one input stops it for good.
+    ///
+    /// ```swift
+    /// let sum = Node.combine(a, b).mapEach { a, b in a + b }
+    /// ```
+    public static func combine<each Input: Sendable>(_ nodes: repeat Node<each Input>) -> Node<(repeat each Input)> {
+        combineNodes(repeat each nodes)
+    }
+}
+
+func combineNodes<each Input: Sendable>(_ nodes: repeat Node<each Input>) -> Node<(repeat each Input)> {
+    var count = 0
+    for _ in repeat each nodes { count += 1 }
+    let group = CombineGroup<(repeat each Input)>(count: count) { values in
+        assemblePack(values, as: repeat (each Input).self)
+    }
+    let output = MutableNode<(repeat each Input)>(storage: nil, mutable: false)
+    output.name = "combine"
+    var index = 0
+    for node in repeat each nodes {
+        linkInput(node, into: output, CombineTransform(group: group, index: index), name: "combine")
+        index += 1
+    }
+    return output
+}
+
+extension Node {
+    /// `a.combine(b)`: the same as `Node.combine(a, b)`.
+    public final func combine<Other: Sendable>(_ other: Node<Other>) -> Node<(Value, Other)> {
+        combineNodes(self, other)
+    }
+}
+
+/// Links one input of an n-ary operator; a generic function so the input's type is known inside a pack loop.
+func linkInput<Input: Sendable, Output: Sendable>(_ node: Node<Input>, into output: Node<Output>,
+                                                  _ transform: Transform<Input, Output>, name: String) {
+    transform.name = name
+    output.link(to: node, transform: transform)
+}

@@ -1,0 +1,27 @@
+import RippleCore
+
+/// Passes every value on after a fixed interval, through a scheduler.
+final class DelayTransform<Value: Sendable>: Transform<Value, Value>, @unchecked Sendable {
+    let interval: Duration
+    let scheduler: any Scheduler
+
+    init(interval: Duration, scheduler: any Scheduler) {
+        self.interval = interval
+        self.scheduler = scheduler
+    }
+
+    override func next(_ value: Value, senders: SenderList, context: (any Sendable)?) {
+        let snapshot = senders.snapshot()
+        scheduler.schedule(after: interval) { [weak self] in
+            self?.emit(value, after: snapshot, context: context)
+        }
+    }
+}
+
+extension Node {
+    /// A node receiving every value, the current one included, `interval` later on `scheduler` (`delay:queue:`).
+    public final func delay(_ interval: Duration, on scheduler: some Scheduler) -> Node<Value> {
+        requirePositive(interval, "Node.delay(_:on:)")
+        return derive("delay", DelayTransform(interval: interval, scheduler: scheduler))
+    }
+}

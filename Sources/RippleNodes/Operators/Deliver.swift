@@ -1,0 +1,24 @@
+import RippleCore
+
+/// Moves each value, and everything downstream of it, onto a scheduler.
+final class DeliverTransform<Value: Sendable>: Transform<Value, Value>, @unchecked Sendable {
+    let scheduler: any Scheduler
+
+    init(scheduler: any Scheduler) {
+        self.scheduler = scheduler
+    }
+
+    override func next(_ value: Value, senders: SenderList, context: (any Sendable)?) {
+        let snapshot = senders.snapshot()
+        scheduler.schedule { [weak self] in
+            self?.emit(value, after: snapshot, context: context)
+        }
+    }
+}
+
+extension Node {
+    /// A node that changes — and runs its listeners and downstream transforms — on `scheduler` (`deliverOn:`).
+    public final func deliver(on scheduler: some Scheduler) -> Node<Value> {
+        derive("deliverOn", DeliverTransform(scheduler: scheduler))
+    }
+}

@@ -1,0 +1,31 @@
+/// Passes only the values a predicate accepts; the others leave the downstream node unchanged.
+final class FilterTransform<Value: Sendable>: Transform<Value, Value>, @unchecked Sendable {
+    let isIncluded: @Sendable (Value) -> Bool
+
+    init(_ isIncluded: @escaping @Sendable (Value) -> Bool) {
+        self.isIncluded = isIncluded
+    }
+
+    override func next(_ value: Value, senders: SenderList, context: (any Sendable)?) {
+        if isIncluded(value) { emit(value, senders: senders, context: context) }
+    }
+}
+
+extension Node {
+    /// A node receiving only the values `isIncluded` accepts.
+    public final func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Node<Value> {
+        derive("filter", FilterTransform(isIncluded))
+    }
+}
+
+extension Node where Value: Equatable {
+    /// A node receiving every value except those equal to `ignored` (nil equals nil).
+    public final func ignore(_ ignored: Value) -> Node<Value> {
+        derive("ignore", FilterTransform { $0 != ignored })
+    }
+
+    /// A node receiving only values equal to `selected` (nil equals nil).
+    public final func select(_ selected: Value) -> Node<Value> {
+        derive("select", FilterTransform { $0 == selected })
+    }
+}

@@ -1,0 +1,25 @@
+/// Applies a closure to every value (`EZRMapTransform`).
+final class MapTransform<Input: Sendable, Output: Sendable>: Transform<Input, Output>, @unchecked Sendable {
+    let body: @Sendable (Input) -> Output
+
+    init(_ body: @escaping @Sendable (Input) -> Output) {
+        self.body = body
+    }
+
+    override func next(_ value: Input, senders: SenderList, context: (any Sendable)?) {
+        emit(body(value), senders: senders, context: context)
+    }
+}
+
+extension Node {
+    /// A node holding `transform` applied to every non-empty value; for an optional `Output`, nil is a value.
+    public final func map<Output: Sendable>(_ transform: @escaping @Sendable (Value) -> Output) -> Node<Output> {
+        derive("map", MapTransform(transform))
+    }
+
+    /// A node receiving `replacement` every time this node gets a value (`mapReplace:`). `replacement` is held by
+    /// the transform.
+    public final func mapReplace<Output: Sendable>(_ replacement: Output) -> Node<Output> {
+        derive("mapReplace", MapTransform { _ in replacement })
+    }
+}

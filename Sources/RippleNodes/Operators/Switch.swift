@@ -1,0 +1,105 @@
+import RippleCore
+
+/// The branches of a `switch`/`switchMap`: ask for one key's node with ``case(_:)``, for unkeyed values with
+/// ``default``.
+///
+/// A case node created later starts with the latest value its key has seen.
+///
+/// `@unchecked Sendable`: `latest` is only touched under `lock`; the other properties are immutable.
+public final class SwitchedNodes<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
+    /// The keyed stream every case node follows; it holds the upstream alive.
+    let source: Node<Keyed<Key, Value>>
+    private let lock = Lock()
+    private var latest: [Key?: Value] = [:]
+
+    init<Upstream: Sendable>(upstream: Node<Upstream>, name: String,
+                             split: @escaping @Sendable (Upstream) -> (Key?, Value)) {
+        let source = MutableNode<Keyed<Key, Value>>(storage: nil, mutable: false)
+        source.name = name
+        self.source = source
+        let transform = SplitTransform(split: split)
+        transform.name = name
+        transform.record = { [weak self] key, value in self?.record(key, value) }
+        source.link(to: upstream, transform: transform)
+    }
+
+    private func record(_ key: Key?, _ value: Value) {
+        lock.withLock { latest[key] = value }
+    }
+
+    /// The node receiving the values whose key is `key`.
+    public func `case`(_ key: Key) -> Node<Value> {
+        branch(key, name: "case(\(key))")
+    }
+
+    /// The node receiving the values without a key (the split closure returned nil).
+    public var `default`: Node<Value> {
+        branch(nil, name: "default")
+    }
+
+    private func branch(_ key: Key?, name: String) -> Node<Value> {
+        let node = MutableNode<Value>(storage: lock.withLock { latest[key] }, mutable: false)
+        node.name = name
+        let transform = CaseTransform<Key, Value>(key: key)
+        transform.name = name
+        node.link(to: source, transform: transform)
+        return node
+    }
+}
+
+/// A value with the key it was switched on.
+public struct Keyed<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    public let key: Key?
+    public let value: Value
+}
+
+/// Computes the key (and the value) of each upstream value.
+///
+/// `@unchecked Sendable`: `record` is set once before linking and never changed.
+final class SplitTransform<Input: Sendable, Key: Hashable & Sendable, Value: Sendable>:
+    Transform<Input, Keyed<Key, Value>>, @unchecked Sendable
+{
+    let split: @Sendable (Input) -> (Key?, Value)
+    var record: @Sendable (Key?, Value) -> Void = { _, _ in }
+
+    init(split: @escaping @Sendable (Input) -> (Key?, Value)) {
+        self.split = split
+    }
+
+    override func next(_ value: Input, senders: SenderList, context: (any Sendable)?) {
+        let (key, output) = split(value)
+        record(key, output)
+        emit(Keyed(key: key, value: output), senders: senders, context: context)
+    }
+}
+
+/// Passes the values of one key.
+final class CaseTransform<Key: Hashable & Sendable, Value: Sendable>: Transform<Keyed<Key, Value>, Value>,
+    @unchecked Sendable
+{
+    let key: Key?
+
+    init(key: Key?) {
+        self.key = key
+    }
+
+    override func next(_ value: Keyed<Key, Value>, senders: SenderList, context: (any Sendable)?) {
+        if value.key == key { emit(value.value, senders: senders, context: context) }
+    }
+}
+
+extension Node {
+    /// Splits this node by the key `keyOf` gives each value (nil: the ``SwitchedNodes/default`` branch).
+    public final func `switch`<Key: Hashable & Sendable>(
+        _ keyOf: @escaping @Sendable (Value) -> Key?
+    ) -> SwitchedNodes<Key, Value> {
+        SwitchedNodes(upstream: self, name: "switch") { (keyOf($0), $0) }
+    }
+
+    /// Splits this node by key and changes each value on the way (`switchMap:`).
+    public final func switchMap<Key: Hashable & Sendable, Output: Sendable>(
+        _ split: @escaping @Sendable (Value) -> (Key?, Output)
+    ) -> SwitchedNodes<Key, Output> {
+        SwitchedNodes(upstream: self, name: "switchMap", split: split)
+    }
+}

@@ -1,0 +1,40 @@
+import RippleCore
+
+extension MutableNode {
+    /// Keeps this node and `other` equal in both directions (`syncWith:`). This node takes `other`'s value first.
+    /// The two transforms form a ring that lives until the returned cancellable is cancelled.
+    @discardableResult
+    public func syncWith(_ other: MutableNode<Value>) -> any Cancellable {
+        let backward = Transform<Value, Value>()
+        backward.name = "syncWith"
+        let forward = Transform<Value, Value>()
+        forward.name = "syncWith"
+        return linkRing(other, backward: backward, forward: forward)
+    }
+
+    /// Keeps this node and `other` in step through a pair of conversions (`syncWith:transform:revert:`):
+    /// `transform` turns `other`'s values into this node's, `revert` turns this node's into `other`'s.
+    @discardableResult
+    public func syncWith<Other: Sendable>(
+        _ other: MutableNode<Other>,
+        transform: @escaping @Sendable (Other) -> Value,
+        revert: @escaping @Sendable (Value) -> Other
+    ) -> any Cancellable {
+        let backward = MapTransform(transform)
+        backward.name = "syncWith"
+        let forward = MapTransform(revert)
+        forward.name = "syncWith"
+        return linkRing(other, backward: backward, forward: forward)
+    }
+
+    private func linkRing<Other: Sendable>(_ other: MutableNode<Other>, backward: Transform<Other, Value>,
+                                           forward: Transform<Value, Other>) -> any Cancellable {
+        link(to: other, transform: backward)
+        other.link(to: self, transform: forward)
+        // Held weakly: the ring itself keeps both transforms alive until cancelled.
+        return ClosureCancellable { [weak backward, weak forward] in
+            backward?.detach()
+            forward?.detach()
+        }
+    }
+}

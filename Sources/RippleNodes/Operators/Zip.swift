@@ -1,0 +1,91 @@
+import DequeModule
+import RippleCore
+
+/// The shared state of one `zip`: a FIFO of not-yet-paired values per input.
+///
+/// `@unchecked Sendable`: `queues` and `stopped` are only touched under `lock`.
+final class ZipGroup<Output: Sendable>: @unchecked Sendable {
+    private let lock = Lock()
+    private var queues: [Deque<any Sendable>]
+    private var stopped = false
+    let assemble: @Sendable ([any Sendable]) -> Output
+
+    init(count: Int, assemble: @escaping @Sendable ([any Sendable]) -> Output) {
+        queues = Array(repeating: Deque(), count: count)
+        self.assemble = assemble
+    }
+
+    /// Queues input `index`'s value; returns the next tuple once every input has a value waiting.
+    func update(_ value: any Sendable, at index: Int) -> Output? {
+        let complete: [any Sendable]? = lock.withLock {
+            if stopped { return nil }
+            queues[index].append(value)
+            guard queues.allSatisfy({ !$0.isEmpty }) else { return nil }
+            return queues.indices.map { queues[$0].removeFirst() }
+        }
+        return complete.map(assemble)
+    }
+
+    func stop() {
+        lock.withLock {
+            stopped = true
+            queues = queues.map { _ in Deque() }
+        }
+    }
+}
+
+/// One input's edge into a zipped node.
+final class ZipTransform<Input: Sendable, Output: Sendable>: Transform<Input, Output>, @unchecked Sendable {
+    let group: ZipGroup<Output>
+    let index: Int
+
+    init(group: ZipGroup<Output>, index: Int) {
+        self.group = group
+        self.index = index
+    }
+
+    override func next(_ value: Input, senders: SenderList, context: (any Sendable)?) {
+        if let zipped = group.update(value, at: index) {
+            emit(zipped, senders: senders, context: context)
+        }
+    }
+
+    override func fromDidChange() {
+        if from == nil { group.stop() }
+    }
+
+    override func toDidChange() {
+        if to == nil { group.stop() }
+    }
+}
+
+extension Node where Value == Void {
+    /// A node pairing the k-th values of every input: the first values form the first tuple, the second values the
+    /// second, and so on (`EZRZip`). Removing one input stops it for good.
+    public static func zip<each Input: Sendable>(_ nodes: repeat Node<each Input>) -> Node<(repeat each Input)> {
+        zipNodes(repeat each nodes)
+    }
+}
+
+func zipNodes<each Input: Sendable>(_ nodes: repeat Node<each Input>) -> Node<(repeat each Input)> {
+    var count = 0
+    for _ in repeat each nodes { count += 1 }
+    let group = ZipGroup<(repeat each Input)>(count: count) { values in
+        assemblePack(values, as: repeat (each Input).self)
+    }
+    let output = MutableNode<(repeat each Input)>(storage: nil, mutable: false)
+    output.name = "zip"
+    var index = 0
+    for node in repeat each nodes {
+        linkInput(node, into: output, ZipTransform(group: group, index: index), name: "zip")
+        index += 1
+    }
+    return output
+}
+
+extension Node {
+    /// `a.zip(b)`: the same as `Node.zip(a, b)`.
+    public final func zip<Other: Sendable>(_ other: Node<Other>) -> Node<(Value, Other)> {
+        zipNodes(self, other)
+    }
+}
