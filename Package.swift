@@ -8,6 +8,7 @@ let deque: Target.Dependency = .product(name: "DequeModule", package: "swift-col
 /// Each room: its module name and what it needs beyond RippleCore.
 let rooms: [(name: String, dependencies: [Target.Dependency])] = [
     ("RippleNodes", [deque]),
+    ("RippleSignals", []),
     ("RipplePipes", []),
     ("RipplePipeline", []),
     ("RippleLifecycle", []),

@@ -3,6 +3,7 @@ enum Tour {
     static let sections: [TourSection] = [
         coreSection,
         nodesSection,
+        signalsSection,
         pipesSection,
         pipelineSection,
         lifecycleSection,

@@ -1,0 +1,83 @@
+import Observation
+import RippleCore
+
+/// GYSignal's `GYObserve(order, purchaseNum)` for `@Observable` objects: the property's current value, then its new
+/// value after each change.
+///
+/// Observation tells about a change *before* it happens (`willSet`) and once per registration, so each
+/// notification schedules, on `scheduler`, a read of the new value and a fresh registration. Changes made in one
+/// synchronous burst before that read runs arrive as one value — the latest — the way SwiftUI sees them; values never
+/// arrive out of order. Reads happen on `scheduler`, so pass the scheduler the object lives on (`.main` for a UI
+/// model). For a synchronous stream of every assignment, use ``ObservableProperty``.
+///
+/// ```swift
+/// observe(order, \.purchaseNum, on: .main).subscribe { print("value=\($0)") }
+/// ```
+public func observe<Object: AnyObject & Observable & SendableMetatype, Value: Sendable>(
+    _ object: Object,
+    _ keyPath: KeyPath<Object, Value>,
+    on scheduler: some Scheduler
+) -> Signal<Value, Never> {
+    let source = ObservedSource(object: object, keyPath: keyPath)
+    return Signal { subscriber in
+        let observation = Observing(source: source, subscriber: subscriber, scheduler: scheduler)
+        observation.readAndTrack()
+        return Disposer { observation.stop() }
+    }
+}
+
+/// The object and key path to read. `@unchecked Sendable`: the object is held weakly and only read on the scheduler
+/// the caller chose; a key path without subscripts is an immutable value.
+final class ObservedSource<Object: AnyObject & Observable & SendableMetatype, Value: Sendable>: @unchecked Sendable {
+    weak var object: Object?
+    let keyPath: KeyPath<Object, Value>
+
+    init(object: Object, keyPath: KeyPath<Object, Value>) {
+        self.object = object
+        self.keyPath = keyPath
+    }
+}
+
+/// One subscription's observation loop. `@unchecked Sendable`: `stopped` is guarded by `lock`.
+final class Observing<Object: AnyObject & Observable & SendableMetatype, Value: Sendable, S: Scheduler>: @unchecked Sendable {
+    private let source: ObservedSource<Object, Value>
+    private weak var subscriber: Subscriber<Value, Never>?
+    private let scheduler: S
+    private let lock = Lock()
+    private var stopped = false
+    /// The subscriber, kept alive by the observation (the object's change is its producer) until stopped.
+    private var retained: Subscriber<Value, Never>?
+
+    init(source: ObservedSource<Object, Value>, subscriber: Subscriber<Value, Never>, scheduler: S) {
+        self.source = source
+        self.subscriber = subscriber
+        self.scheduler = scheduler
+        retained = subscriber
+    }
+
+    /// Reads the current value while registering for the next change, then sends it.
+    func readAndTrack() {
+        let target = lock.withLock { stopped ? nil : retained }
+        guard let target else { return }
+        guard let object = source.object else {
+            target.sendComplete()
+            return
+        }
+        let keyPath = source.keyPath
+        let value = withObservationTracking {
+            object[keyPath: keyPath]
+        } onChange: { [weak self] in
+            guard let self else { return }
+            // Called in willSet: the new value is readable only once the setter returns.
+            scheduler.schedule { [weak self] in self?.readAndTrack() }
+        }
+        target.send(value)
+    }
+
+    func stop() {
+        lock.withLock {
+            stopped = true
+            retained = nil
+        }
+    }
+}

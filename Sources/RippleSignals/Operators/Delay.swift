@@ -1,0 +1,56 @@
+import RippleCore
+
+extension Signal {
+    /// Shifts every event — values, error and completion — later by `interval` on `scheduler`, keeping their order.
+    public func delay(_ interval: Duration, on scheduler: some Scheduler) -> Signal {
+        requirePositive(interval, "Signal.delay(_:on:)")
+        return Signal { downstream in
+            let pending = ScheduledWork()
+            let upstream = subscribe(Subscriber(
+                value: { value in pending.schedule(on: scheduler, after: interval) { downstream.send(value) } },
+                error: { error in pending.schedule(on: scheduler, after: interval) { downstream.sendError(error) } },
+                complete: { pending.schedule(on: scheduler, after: interval) { downstream.sendComplete() } }))
+            return Disposer {
+                upstream.dispose()
+                pending.cancelAll()
+            }
+        }
+    }
+}
+
+/// Scheduled work a subscription may still cancel. `@unchecked Sendable`: state guarded by `lock`.
+final class ScheduledWork: @unchecked Sendable {
+    private let lock = Lock()
+    private var items: [UInt64: any Cancellable] = [:]
+    private var nextID: UInt64 = 0
+    private var cancelled = false
+
+    func schedule(on scheduler: some Scheduler, after interval: Duration, _ action: @escaping @Sendable () -> Void) {
+        let id = lock.withLock { () -> UInt64? in
+            guard !cancelled else { return nil }
+            defer { nextID += 1 }
+            return nextID
+        }
+        guard let id else { return }
+        let work = scheduler.schedule(after: interval) { [self] in
+            lock.withLock { _ = items.removeValue(forKey: id) }
+            action()
+        }
+        let cancelNow = lock.withLock { () -> Bool in
+            if cancelled { return true }
+            // The work may already have run (an immediate scheduler); then there is nothing left to track.
+            if !work.isCancelled { items[id] = work }
+            return false
+        }
+        if cancelNow { work.cancel() }
+    }
+
+    func cancelAll() {
+        let taken = lock.withLock { () -> [any Cancellable] in
+            cancelled = true
+            defer { items = [:] }
+            return Array(items.values)
+        }
+        for work in taken { work.cancel() }
+    }
+}

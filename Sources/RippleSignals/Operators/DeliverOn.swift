@@ -1,0 +1,13 @@
+import RippleCore
+
+extension Signal {
+    /// Delivers every event on `scheduler`, in the order they were sent.
+    public func deliver(on scheduler: some Scheduler) -> Signal {
+        Signal { downstream in
+            subscribe(Subscriber(
+                value: { value in scheduler.schedule { downstream.send(value) } },
+                error: { error in scheduler.schedule { downstream.sendError(error) } },
+                complete: { scheduler.schedule { downstream.sendComplete() } }))
+        }
+    }
+}

@@ -1,0 +1,31 @@
+extension Signal {
+    /// Forwards the values of this signal and `others` as they come. The first error ends the result; it completes
+    /// once every input has completed (GYSignal completes on the first one).
+    public func merge(_ others: Signal...) -> Signal {
+        merge(others)
+    }
+
+    /// Forwards the values of this signal and `others` as they come. Same as the variadic form.
+    public func merge(_ others: [Signal]) -> Signal {
+        let inputs = [self] + others
+        return Signal { downstream in
+            let group = CompletionGroup<Value, Failure>(downstream: downstream)
+            // Every input joins the group before any subscribes, so an input that completes synchronously cannot
+            // complete the result early. Member 0 is registered from the start.
+            var ids = [CompletionGroup<Value, Failure>.sourceID]
+            for _ in others {
+                guard let id = group.enter() else { break }
+                ids.append(id)
+            }
+            for (id, input) in Swift.zip(ids, inputs) {
+                guard !downstream.isDisposed else { break }
+                let disposer = input.subscribe(Subscriber(
+                    value: downstream.send,
+                    error: downstream.sendError,
+                    complete: { group.leave(id) }))
+                group.store(disposer, for: id)
+            }
+            return Disposer { group.disposeAll() }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import RippleCore
+
+extension Signal {
+    /// On error, subscribes to the source again, up to `count` times (so at most `count + 1` subscriptions); the
+    /// error after the last attempt is forwarded. Values of every attempt are forwarded.
+    ///
+    /// A source that fails synchronously is retried in a loop, not by recursion, so large counts cannot overflow
+    /// the stack.
+    public func retry(_ count: Int) -> Signal {
+        requireNonNegative(count, "Signal.retry(_:)")
+        return Signal { downstream in
+            let retrying = Retrying(source: self, downstream: downstream, retries: count)
+            retrying.start()
+            return Disposer { retrying.dispose() }
+        }
+    }
+}
+
+/// One `retry` subscription. `@unchecked Sendable`: the mutable state is guarded by `lock`.
+final class Retrying<Value: Sendable, Failure: Error>: @unchecked Sendable {
+    private let source: Signal<Value, Failure>
+    private let downstream: Subscriber<Value, Failure>
+    private let retries: Int
+    private let lock = Lock()
+    private var subscriptions = 0
+    private var current: Disposer?
+    private var disposed = false
+    /// True while `start()`'s loop runs on some thread; a synchronous failure then asks it to go round again.
+    private var looping = false
+    private var again = false
+
+    init(source: Signal<Value, Failure>, downstream: Subscriber<Value, Failure>, retries: Int) {
+        self.source = source
+        self.downstream = downstream
+        self.retries = retries
+    }
+
+    func start() {
+        lock.lock()
+        if looping {
+            again = true
+            lock.unlock()
+            return
+        }
+        looping = true
+        lock.unlock()
+        while true {
+            lock.lock()
+            again = false
+            if disposed {
+                looping = false
+                lock.unlock()
+                return
+            }
+            subscriptions += 1
+            lock.unlock()
+            let disposer = source.subscribe(Subscriber(
+                value: downstream.send,
+                error: { [self] error in failed(error) },
+                complete: downstream.sendComplete))
+            lock.lock()
+            current = disposer
+            let stop = disposed
+            let loop = again && !stop
+            if !loop { looping = false }
+            lock.unlock()
+            if stop { disposer.dispose() }
+            if !loop { return }
+        }
+    }
+
+    private func failed(_ error: Failure) {
+        let exhausted = lock.withLock { subscriptions > retries || disposed }
+        if exhausted {
+            downstream.sendError(error)
+        } else {
+            start()
+        }
+    }
+
+    func dispose() {
+        let taken = lock.withLock { () -> Disposer? in
+            disposed = true
+            defer { current = nil }
+            return current
+        }
+        taken?.dispose()
+    }
+}

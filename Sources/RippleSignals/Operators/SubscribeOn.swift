@@ -1,0 +1,21 @@
+import RippleCore
+
+extension Signal {
+    /// Runs the source's action (the subscription itself) on `scheduler`. Disposing before it ran cancels it.
+    public func subscribe(on scheduler: some Scheduler) -> Signal {
+        Signal { downstream in
+            let serial = SerialDisposer()
+            let work = scheduler.schedule {
+                guard !downstream.isDisposed else { return }
+                serial.replace(with: subscribe(Subscriber(
+                    value: downstream.send,
+                    error: downstream.sendError,
+                    complete: downstream.sendComplete)))
+            }
+            return Disposer {
+                work.cancel()
+                serial.dispose()
+            }
+        }
+    }
+}

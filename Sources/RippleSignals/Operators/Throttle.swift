@@ -1,0 +1,75 @@
+import RippleCore
+
+extension Signal {
+    /// Emits at most one value per `interval` on `scheduler`.
+    ///
+    /// A value arriving while no window is open passes at once and opens a window. Values inside the window are held
+    /// (the latest one, or the first when `latest` is false) and the held value is emitted when the window closes,
+    /// opening the next. On completion a held value is emitted first; an error drops it.
+    public func throttle(_ interval: Duration, on scheduler: some Scheduler, latest: Bool = true) -> Signal {
+        requirePositive(interval, "Signal.throttle(_:on:latest:)")
+        return Signal { downstream in
+            let state = Locked(ThrottleState<Value>())
+            // Closes the current window: emits the held value and opens the next window, or goes idle.
+            @Sendable func windowEnded() {
+                let held = state.withLock { state -> Value? in
+                    guard !state.ended else { return nil }
+                    guard let held = state.held else {
+                        state.windowOpen = false
+                        state.timer = nil
+                        return nil
+                    }
+                    state.held = nil
+                    return held
+                }
+                guard let held else { return }
+                let timer = scheduler.schedule(after: interval) { windowEnded() }
+                state.withLock { $0.timer = timer }
+                downstream.send(held)
+            }
+            let upstream = subscribe(Subscriber(
+                value: { value in
+                    let emitNow = state.withLock { state -> Bool in
+                        if state.windowOpen {
+                            if latest || state.held == nil { state.held = value }
+                            return false
+                        }
+                        state.windowOpen = true
+                        return true
+                    }
+                    guard emitNow else { return }
+                    let timer = scheduler.schedule(after: interval) { windowEnded() }
+                    state.withLock { $0.timer = timer }
+                    downstream.send(value)
+                },
+                error: { error in
+                    state.withLock { $0.end() }?.cancel()
+                    downstream.sendError(error)
+                },
+                complete: {
+                    let held = state.withLock { $0.held }
+                    state.withLock { $0.end() }?.cancel()
+                    if let held { downstream.send(held) }
+                    downstream.sendComplete()
+                }))
+            return Disposer {
+                upstream.dispose()
+                state.withLock { $0.end() }?.cancel()
+            }
+        }
+    }
+}
+
+struct ThrottleState<Value> {
+    var windowOpen = false
+    var held: Value?
+    var timer: (any Cancellable)?
+    var ended = false
+
+    mutating func end() -> (any Cancellable)? {
+        ended = true
+        held = nil
+        defer { timer = nil }
+        return timer
+    }
+}

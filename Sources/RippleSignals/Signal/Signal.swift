@@ -1,0 +1,39 @@
+import RippleCore
+
+/// A cold stream of events: any number of values, then at most one error or completion.
+///
+/// A signal is a recipe. Nothing happens until it is subscribed; then its action runs for that subscriber alone,
+/// so two subscriptions never share operator state (counters, last values, zip slots).
+///
+/// ```swift
+/// let signal = Signal<String, any Error> { subscriber in
+///     subscriber.send("1")
+///     subscriber.sendComplete()
+///     return Disposer { /* release resources */ }
+/// }
+/// let disposer = signal.subscribe(value: { print($0) }, error: { print($0) }, complete: { print("done") })
+/// disposer.dispose()
+/// ```
+public struct Signal<Value: Sendable, Failure: Error>: Sendable {
+    let action: @Sendable (Subscriber<Value, Failure>) -> Disposer
+
+    /// Creates a signal whose `action` runs once per subscription.
+    ///
+    /// The action sends events to the subscriber (now or later, from any thread) and returns the ``Disposer`` that
+    /// releases what it set up. That disposer runs exactly once: when the subscription is disposed, right after the
+    /// terminal event's callback, or when nothing references the subscriber any more.
+    public init(_ action: @escaping @Sendable (Subscriber<Value, Failure>) -> Disposer) {
+        self.action = action
+    }
+
+    /// Runs the action for `subscriber` and hands it the cleanup.
+    ///
+    /// The returned disposer holds `subscriber` weakly: a subscription lives as long as its producer references the
+    /// subscriber (a timer, a request, an upstream signal), as in GYSignal, and never because of a forgotten handle.
+
+    func subscribe(_ subscriber: Subscriber<Value, Failure>) -> Disposer {
+        let cleanup = action(subscriber)
+        subscriber.attach(cleanup)
+        return Disposer(subscription: subscriber)
+    }
+}
