@@ -3,7 +3,6 @@ enum Tour {
     static let sections: [TourSection] = [
         coreSection,
         nodesSection,
-        signalsSection,
         pipesSection,
         pipelineSection,
         lifecycleSection,
