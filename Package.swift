@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "RippleCore", targets: ["RippleCore"]),
         .library(name: "RippleTesting", targets: ["RippleTesting"]),
         .executable(name: "ripple-tour", targets: ["RippleTour"]),
+        .library(name: "Ripple", targets: ["Ripple"]),
     ] + roomNames.map { .library(name: $0, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
@@ -35,6 +36,8 @@ let package = Package(
         .testTarget(name: "RippleCoreTests", dependencies: ["RippleCore", "RippleTesting"]),
         .testTarget(name: "RippleTestingTests", dependencies: ["RippleTesting", "RippleCore"]),
         .testTarget(name: "RippleTourTests", dependencies: ["RippleTour"]),
+        .target(name: "Ripple", dependencies: ["RippleCore"] + roomNames.map { .target(name: $0) }),
+        .testTarget(name: "RippleTests", dependencies: ["Ripple", "RippleTesting"]),
     ]
         + rooms.map { .target(name: $0.name, dependencies: ["RippleCore"] + $0.dependencies) }
         + roomNames.map {
