@@ -16,10 +16,10 @@ public enum SignalTermination<Failure: Error>: Sendable {
     }
 }
 
-/// A node fed by a signal, with the signal's end surfaced as a second node. Made by ``RippleSignals/Signal/node()``.
+/// A node fed by a signal, with the signal's end surfaced as a second node. Made by ``RippleSignals/Signal/signalNode()``.
 ///
 /// ```swift
-/// let fed = request.node()                          // Signal<String, any Error> → SignalNode
+/// let fed = request.signalNode()                    // Signal<String, any Error> → SignalNode
 /// fed.values.listened(by: bag).withBlock { print("got", $0) }
 /// fed.termination.listened(by: bag).withBlock { print("ended:", $0) }
 /// ```
@@ -43,7 +43,7 @@ extension Signal {
     ///
     /// The subscription lives as long as ``SignalNode/values``; see ``SignalNode`` for the end of the signal.
     /// Values are set on the thread the signal sends them from, so listeners of the node run there.
-    public func node() -> SignalNode<Value, Failure> {
+    public func signalNode() -> SignalNode<Value, Failure> {
         // A private mutable source feeds each read-only node through a pass-through edge that the node owns: the
         // public nodes stay read-only, and their edges are where the subscription's lifetime is anchored.
         let valueSource = MutableNode<Value>().named("signal")
@@ -68,30 +68,18 @@ extension Signal {
 }
 
 extension Signal where Failure == Never {
-    /// A node holding the latest value of a signal that cannot fail: `Node(signal)` written as a method.
+    /// A node holding the latest value of a signal that cannot fail.
     ///
-    /// Use ``node()`` instead when you need to hear about completion.
-    public func valueNode() -> Node<Value> {
-        node().values
-    }
-}
-
-extension NodeInitializable {
-    /// A node holding the latest value of `signal`, which cannot fail: `Node(ticks)`.
+    /// ```swift
+    /// let latest = ticks.node()         // Signal<Int, Never> → Node<Int>
+    /// ```
     ///
     /// The subscription lives exactly as long as the node. When the signal completes the node keeps its last value
-    /// and stops changing; to hear about that completion use `signal.node()` and its ``SignalNode/termination``.
-    /// `MutableNode(signal)` gives the same node already made mutable (`mutablify()`): you may set it too, and the
-    /// signal's next value overwrites yours.
-    public init(_ signal: Signal<Value, Never>) {
-        let node = signal.node().values
-        if Self.self is MutableNode<Value>.Type {
-            node.mutablify()
-        }
-        guard let typed = node as? Self else {
-            programmerError("NodeInitializable.init(_: Signal) is for Node and MutableNode only, not \(Self.self)")
-        }
-        self = typed
+    /// and stops changing; to hear about that completion use ``RippleSignals/Signal/signalNode()`` and its
+    /// ``SignalNode/termination``. The node is read-only; `mutablify()` it if you also want to set it (the signal's
+    /// next value then overwrites yours).
+    public func node() -> Node<Value> {
+        signalNode().values
     }
 }
 
