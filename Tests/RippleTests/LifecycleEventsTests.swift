@@ -1,4 +1,4 @@
-import Ripple
+@testable import Ripple
 import RippleTesting
 import Testing
 
@@ -37,11 +37,15 @@ struct LifecycleEventsTests {
         let order = Recorder<String>()
         globals.register(BlockLifecycleAction(on: [.didLoad]) { _, _, _ in order.record("global") })
         screen.registerLifecycleAction(BlockLifecycleAction(on: [.didLoad]) { _, _, _ in order.record("host") })
-        let disposer = screen.lifecycleEvents.subscribe(value: { order.record("signal \($0)") })
+        let signal = screen.lifecycleEvents
         screen.registerLifecycleAction(BlockLifecycleAction(on: [.didLoad]) { _, _, _ in order.record("later") })
+        let disposer = signal.subscribe(value: { order.record("signal \($0)") })
+        let second = screen.lifecycleEvents.subscribe(value: { order.record("second \($0)") })
+        #expect(screen.lifecycleActions.actions.count == 3)   // one forwarding action per host
         LifecycleActions.dispatch(.didLoad, to: screen)
-        #expect(order.values == ["global", "host", "signal didLoad", "later"])
+        #expect(order.values == ["global", "host", "signal didLoad", "second didLoad", "later"])
         disposer.dispose()
+        second.dispose()
     }
 
     @Test func controllerEventsToo() {
@@ -54,15 +58,17 @@ struct LifecycleEventsTests {
         disposer.dispose()
     }
 
-    @Test func disposingUnregisters() {
+    @Test func disposingUnregisters() throws {
         let screen = Screen(globals: globals)
         let log = EventLog<String>()
         let disposer = screen.lifecycleEvents.map(\.description).subscribe(into: log)
-        #expect(screen.lifecycleActions.actions.count == 1)
+        let hub = try #require(screen.lifecycleActions.actions.first as? LifecycleEventHub)
+        #expect(hub.subscribers.count == 1)
         disposer.dispose()
-        #expect(screen.lifecycleActions.actions.isEmpty)
+        #expect(hub.subscribers.count == 0)
         LifecycleActions.dispatch(.didLoad, to: screen)
         #expect(log.values.isEmpty)
+        #expect(log.end == nil)
     }
 
     @Test func freeingTheHostCompletes() {
@@ -86,30 +92,19 @@ struct LifecycleEventsTests {
         #expect(log.end == "completed")
     }
 
-    @Test func subscribingOffTheMainThreadRegistersThroughTheMainActor() async {
+    @Test func subscribingAndDisposingOffTheMainThread() async throws {
         let screen = Screen(globals: globals)
         let signal = screen.lifecycleEvents
+        let hub = try #require(screen.lifecycleActions.actions.first as? LifecycleEventHub)
         let log = EventLog<String>()
         let disposer = await Task.detached { signal.map(\.description).subscribe(into: log) }.value
-        // The registration was scheduled on the main actor; let it run (bounded, no sleeping).
-        var turns = 0
-        while screen.lifecycleActions.actions.isEmpty, turns < 1_000 {
-            await Task.yield()
-            turns += 1
-        }
-        #expect(screen.lifecycleActions.actions.count == 1)
+        #expect(hub.subscribers.count == 1)     // joined synchronously, no main-actor hop needed
         LifecycleActions.dispatch(.didLoad, to: screen)
         #expect(log.values == ["didLoad"])
         await Task.detached { disposer.dispose() }.value
-        // Disposed: nothing is delivered any more, and the unregistration follows on the main actor.
+        #expect(hub.subscribers.count == 0)
         LifecycleActions.dispatch(.willAppear(animated: false), to: screen)
         #expect(log.values == ["didLoad"])
-        turns = 0
-        while !screen.lifecycleActions.actions.isEmpty, turns < 1_000 {
-            await Task.yield()
-            turns += 1
-        }
-        #expect(screen.lifecycleActions.actions.isEmpty)
     }
 
     @Test func nothingLeaks() {
@@ -128,6 +123,13 @@ struct LifecycleEventsTests {
             tracker.track(screen.lifecycleActions.actions[0], "forwarding action")
             LifecycleActions.dispatch(.didLoad, to: screen)
             #expect(log.end == "completed")
+        }
+        expectReleased { tracker in
+            // Never disposed: the host's end completes the subscription and frees everything.
+            let screen = tracker.track(Screen(globals: globals), "screen")
+            let log = EventLog<String>()
+            screen.lifecycleEvents.map(\.description).subscribe(into: log)
+            tracker.track(screen.lifecycleActions.actions[0], "forwarding action")
         }
     }
 }

@@ -1,117 +1,133 @@
-import Foundation
+import RippleCore
 import RippleLifecycle
 import RippleSignals
 
 extension LifecycleHost {
-    /// The host's lifecycle events as a signal: every event delivered to this host after subscribing, in order.
+    /// The host's lifecycle events as a signal: every event delivered to this host while subscribed, in order.
     ///
     /// ```swift
     /// let disposer = screen.lifecycleEvents
     ///     .filter { $0.phase == .didAppear }
     ///     .subscribe(value: { _ in print("on screen") })
     /// LifecycleActions.dispatch(.didAppear(animated: true), to: screen)   // "on screen"
-    /// disposer.dispose()                                                // unregisters
+    /// disposer.dispose()                                                // leaves; no more events
     /// ```
     ///
-    /// Each subscription registers a lifecycle action of its own on this host (see
-    /// ``RippleLifecycle/LifecycleHost/registerLifecycleAction(_:)``), so an event reaches the subscriber after the
-    /// host's own implementation, the global actions and the host actions registered earlier.
+    /// **How it hooks in.** The first access registers one forwarding action on the host (identifier
+    /// `"Ripple.lifecycleEvents"`, through ``RippleLifecycle/LifecycleHost/registerLifecycleAction(_:)``); later
+    /// accesses reuse it. It stays registered while the host lives and does nothing while nobody is subscribed.
+    /// Events therefore reach subscribers after the host's own implementation, the global actions and the host
+    /// actions registered before that first access. Removing that action from the host stops every signal of the
+    /// host for good.
     ///
-    /// **Isolation.** Lifecycle hosts and actions live on the main actor; signals run wherever they are subscribed.
-    /// The bridge keeps every lifecycle call on the main actor:
-    /// - subscribing on the main thread registers the action before `subscribe` returns, so no later event is
-    ///   missed; subscribing on another thread (say through `subscribe(on:)`) schedules the registration on the
-    ///   main actor, and events delivered before it runs are not seen;
-    /// - events are sent on the main actor, where hosts receive them;
-    /// - disposing unregisters the action: at once on the main thread, otherwise through the main actor. Either way
-    ///   no event is delivered after `dispose()` returns.
+    /// **Isolation.** Reading the property is main-actor work (it registers an action); the signal itself is
+    /// thread-agnostic, like every signal: subscribe and dispose from any thread. Joining and leaving are
+    /// synchronous, under a lock, so a subscription made before an event hears it and a disposed one hears nothing
+    /// more, whatever thread either happens on. Events are sent on the main actor, where hosts receive them.
     ///
-    /// **Lifetime.** The subscription does not keep the host alive: the host keeps the action that forwards its
-    /// events. When the host is freed, the signal completes (on the thread that freed the host). It never fails.
+    /// **Lifetime.** The signal and its subscriptions do not keep the host alive; the host keeps the forwarding
+    /// action. When the host is freed every subscription completes (on the thread that freed the host), and
+    /// subscribing afterwards completes at once. The signal never fails.
     public var lifecycleEvents: Signal<LifecycleEvent, Never> {
-        let host = WeakHost(self)
-        return Signal { subscriber in
-            let registration = ForwardingRegistration()
-            onMainActor {
-                guard !subscriber.isDisposed else { return }
-                guard let target = host.host else {
-                    subscriber.sendComplete()
-                    return
-                }
-                let action = EventForwardingAction(subscriber)
-                target.registerLifecycleAction(action)
-                registration.action = action
+        let hub: LifecycleEventHub
+        if let existing = lifecycleActions.actions.first(where: { $0.identifier == LifecycleEventHub.identifier })
+            as? LifecycleEventHub {
+            hub = existing
+        } else {
+            hub = LifecycleEventHub()
+            registerLifecycleAction(hub)
+        }
+        let subscribers = hub.subscribers
+        return Signal { [weak subscribers] subscriber in
+            guard let subscribers, subscribers.add(subscriber) else {
+                subscriber.sendComplete()
+                return .empty
             }
-            return Disposer {
-                onMainActor {
-                    guard let action = registration.action else { return }
-                    registration.action = nil
-                    host.host?.removeLifecycleAction(action)
-                }
+            return Disposer { [weak subscribers, weak subscriber] in
+                if let subscriber { subscribers?.remove(subscriber) }
             }
         }
     }
 }
 
-/// Runs `body` on the main actor: now when already on the main thread, else as a main-actor task.
-private func onMainActor(_ body: @escaping @MainActor @Sendable () -> Void) {
-    if Thread.isMainThread {
-        MainActor.assumeIsolated { body() }
-    } else {
-        Task { @MainActor in body() }
-    }
-}
-
-/// The host a lifecycle signal belongs to, held weakly: a signal never keeps its host alive.
+/// The forwarding action `lifecycleEvents` registers once per host: sends every event to the current subscribers.
 @MainActor
-private final class WeakHost {
-    weak var host: (any LifecycleHost)?
+final class LifecycleEventHub: LifecycleAction {
+    static let identifier = "Ripple.lifecycleEvents"
 
-    init(_ host: any LifecycleHost) {
-        self.host = host
-    }
-}
+    /// Thread-safe, so signals can join and leave from any thread; owned by this action, so it dies with the host.
+    nonisolated let subscribers = LifecycleSubscribers()
 
-/// The action one subscription registered, held weakly (the host owns it); touched only on the main actor.
-@MainActor
-private final class ForwardingRegistration {
-    weak var action: EventForwardingAction?
-
-    nonisolated init() {}
-}
-
-/// Sends every event of the host it is registered on to one subscriber; completes it when freed with the host.
-@MainActor
-private final class EventForwardingAction: LifecycleAction {
-    private let subscriber: Subscriber<LifecycleEvent, Never>
-
-    init(_ subscriber: Subscriber<LifecycleEvent, Never>) {
-        self.subscriber = subscriber
-        super.init()
+    init() {
+        super.init(identifier: Self.identifier)
     }
 
     deinit {
-        // Freed with its host (a disposed subscription has already stopped accepting, so this is a no-op then).
-        subscriber.sendComplete()
+        // Freed with its host: nothing more will happen, so every subscription completes.
+        subscribers.close()
     }
 
     override func hostDidLoad(_ host: any LifecycleHost) {
-        subscriber.send(.didLoad)
+        subscribers.send(.didLoad)
     }
 
     override func host(_ host: any LifecycleHost, willAppear animated: Bool) {
-        subscriber.send(.willAppear(animated: animated))
+        subscribers.send(.willAppear(animated: animated))
     }
 
     override func host(_ host: any LifecycleHost, didAppear animated: Bool) {
-        subscriber.send(.didAppear(animated: animated))
+        subscribers.send(.didAppear(animated: animated))
     }
 
     override func host(_ host: any LifecycleHost, willDisappear animated: Bool) {
-        subscriber.send(.willDisappear(animated: animated))
+        subscribers.send(.willDisappear(animated: animated))
     }
 
     override func host(_ host: any LifecycleHost, didDisappear animated: Bool) {
-        subscriber.send(.didDisappear(animated: animated))
+        subscribers.send(.didDisappear(animated: animated))
+    }
+}
+
+/// The subscribers of one host's lifecycle events. `@unchecked Sendable`: `list` and `closed` are guarded by `lock`;
+/// subscribers are called after it is released.
+final class LifecycleSubscribers: @unchecked Sendable {
+    private let lock = Lock()
+    private var list: [Subscriber<LifecycleEvent, Never>] = []
+    private var closed = false
+
+    /// Joins; false once the host is gone.
+    func add(_ subscriber: Subscriber<LifecycleEvent, Never>) -> Bool {
+        lock.withLock {
+            if closed { return false }
+            list.append(subscriber)
+            return true
+        }
+    }
+
+    func remove(_ subscriber: Subscriber<LifecycleEvent, Never>) {
+        let removed = lock.withLock { () -> [Subscriber<LifecycleEvent, Never>] in
+            let mine = list.filter { $0 === subscriber }
+            list.removeAll { $0 === subscriber }
+            return mine
+        }
+        withExtendedLifetime(removed) {}
+    }
+
+    var count: Int {
+        lock.withLock { list.count }
+    }
+
+    func send(_ event: LifecycleEvent) {
+        let targets = lock.withLock { list }
+        for subscriber in targets { subscriber.send(event) }
+    }
+
+    func close() {
+        let targets = lock.withLock { () -> [Subscriber<LifecycleEvent, Never>] in
+            closed = true
+            defer { list = [] }
+            return list
+        }
+        for subscriber in targets { subscriber.sendComplete() }
     }
 }
