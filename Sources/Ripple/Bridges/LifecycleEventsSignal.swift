@@ -14,7 +14,7 @@ extension LifecycleHost {
     /// ```
     ///
     /// **How it hooks in.** The first access registers one forwarding action on the host (identifier
-    /// `"Ripple.lifecycleEvents"`, through ``RippleLifecycle/LifecycleHost/registerLifecycleAction(_:)``); later
+    /// `"Ripple.lifecycleEvents"`, through `registerLifecycleAction(_:)`); later
     /// accesses reuse it. It stays registered while the host lives and does nothing while nobody is subscribed.
     /// Events therefore reach subscribers after the host's own implementation, the global actions and the host
     /// actions registered before that first access. Removing that action from the host stops every signal of the

@@ -15,7 +15,7 @@ extension Plumber {
     /// **The output handler.** A plumber has one output handler. `outputSignal()` installs, as that handler, a hub
     /// shared by every output signal of this plumber, and every subscriber of every one of them hears every packet,
     /// in subscription order, on the thread that finished the last stage. So:
-    /// - an ``RipplePipeline/Plumber/onOutput(_:)`` handler set *before* is replaced: subscribe to the signal
+    /// - an `onOutput(_:)` handler set *before* is replaced: subscribe to the signal
     ///   instead of using `onOutput` when you want several listeners;
     /// - an `onOutput` handler set *after* replaces the hub: the signals' subscribers stop hearing packets (they are
     ///   not completed) until `outputSignal()` is called again, which installs the same hub back;

@@ -3,7 +3,7 @@ import RippleSignals
 
 extension Plumber {
     /// A cold signal that runs `packet` through the plumber once per subscription: it sends how the packet left (the
-    /// result of ``RipplePipeline/Plumber/process(_:portNumber:)``), then completes.
+    /// result of `process(_:portNumber:)`), then completes.
     ///
     /// ```swift
     /// plumber.processSignal(SharePacket(docId: "D1", userId: "U1"), portNumber: 100)
