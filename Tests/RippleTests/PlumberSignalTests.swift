@@ -142,10 +142,11 @@ struct PlumberSignalTests {
     @Test func disposingProcessSignalCancelsTheStages() async {
         let started = AsyncStream<Void>.makeStream()
         let cancelled = AsyncStream<Void>.makeStream()
+        let never = AsyncStream<Void>.makeStream()     // never yields: the stage waits until it is cancelled
         let plumber = Plumber<SharePacket>().addPipeline(AsyncClosureStage<SharePacket>("wait") { packet in
             started.continuation.yield()
             await withTaskCancellationHandler {
-                await AsyncStream<Void>.makeStream().stream.first { _ in true }
+                await never.stream.first { _ in true }
             } onCancel: {
                 cancelled.continuation.yield()
             }
@@ -162,5 +163,6 @@ struct PlumberSignalTests {
         _ = await cancelledIterator.next()
         #expect(log.values.isEmpty)
         #expect(log.end == nil)
+        withExtendedLifetime(never.continuation) {}
     }
 }
