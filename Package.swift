@@ -21,6 +21,7 @@ let package = Package(
     products: [
         .library(name: "RippleCore", targets: ["RippleCore"]),
         .library(name: "RippleTesting", targets: ["RippleTesting"]),
+        .library(name: "Ripple", targets: ["Ripple"]),
         .executable(name: "ripple-tour", targets: ["RippleTour"]),
     ] + roomNames.map { .library(name: $0, targets: [$0]) },
     dependencies: [
@@ -34,6 +35,8 @@ let package = Package(
             name: "RippleTour", dependencies: ["RippleCore"] + roomNames.map { .target(name: $0) }),
         .testTarget(name: "RippleCoreTests", dependencies: ["RippleCore", "RippleTesting"]),
         .testTarget(name: "RippleTestingTests", dependencies: ["RippleTesting", "RippleCore"]),
+        .target(name: "Ripple", dependencies: ["RippleCore"] + roomNames.map { .target(name: $0) }),
+        .testTarget(name: "RippleTests", dependencies: ["Ripple", "RippleTesting"]),
         .testTarget(name: "RippleTourTests", dependencies: ["RippleTour"]),
         .testTarget(
             name: "RippleLeakChecks",

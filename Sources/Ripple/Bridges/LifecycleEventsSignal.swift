@@ -1,0 +1,133 @@
+import RippleCore
+import RippleLifecycle
+import RippleSignals
+
+extension LifecycleHost {
+    /// The host's lifecycle events as a signal: every event delivered to this host while subscribed, in order.
+    ///
+    /// ```swift
+    /// let disposer = screen.lifecycleEvents
+    ///     .filter { $0.phase == .didAppear }
+    ///     .subscribe(value: { _ in print("on screen") })
+    /// LifecycleActions.dispatch(.didAppear(animated: true), to: screen)   // "on screen"
+    /// disposer.dispose()                                                // leaves; no more events
+    /// ```
+    ///
+    /// **How it hooks in.** The first access registers one forwarding action on the host (identifier
+    /// `"Ripple.lifecycleEvents"`, through `registerLifecycleAction(_:)`); later
+    /// accesses reuse it. It stays registered while the host lives and does nothing while nobody is subscribed.
+    /// Events therefore reach subscribers after the host's own implementation, the global actions and the host
+    /// actions registered before that first access. Removing that action from the host stops every signal of the
+    /// host for good.
+    ///
+    /// **Isolation.** Reading the property is main-actor work (it registers an action); the signal itself is
+    /// thread-agnostic, like every signal: subscribe and dispose from any thread. Joining and leaving are
+    /// synchronous, under a lock, so a subscription made before an event hears it and a disposed one hears nothing
+    /// more, whatever thread either happens on. Events are sent on the main actor, where hosts receive them.
+    ///
+    /// **Lifetime.** The signal and its subscriptions do not keep the host alive; the host keeps the forwarding
+    /// action. When the host is freed every subscription completes (on the thread that freed the host), and
+    /// subscribing afterwards completes at once. The signal never fails.
+    public var lifecycleEvents: Signal<LifecycleEvent, Never> {
+        let hub: LifecycleEventHub
+        if let existing = lifecycleActions.actions.first(where: { $0.identifier == LifecycleEventHub.identifier })
+            as? LifecycleEventHub {
+            hub = existing
+        } else {
+            hub = LifecycleEventHub()
+            registerLifecycleAction(hub)
+        }
+        let subscribers = hub.subscribers
+        return Signal { [weak subscribers] subscriber in
+            guard let subscribers, subscribers.add(subscriber) else {
+                subscriber.sendComplete()
+                return .empty
+            }
+            return Disposer { [weak subscribers, weak subscriber] in
+                if let subscriber { subscribers?.remove(subscriber) }
+            }
+        }
+    }
+}
+
+/// The forwarding action `lifecycleEvents` registers once per host: sends every event to the current subscribers.
+@MainActor
+final class LifecycleEventHub: LifecycleAction {
+    static let identifier = "Ripple.lifecycleEvents"
+
+    /// Thread-safe, so signals can join and leave from any thread; owned by this action, so it dies with the host.
+    nonisolated let subscribers = LifecycleSubscribers()
+
+    init() {
+        super.init(identifier: Self.identifier)
+    }
+
+    deinit {
+        // Freed with its host: nothing more will happen, so every subscription completes.
+        subscribers.close()
+    }
+
+    override func hostDidLoad(_ host: any LifecycleHost) {
+        subscribers.send(.didLoad)
+    }
+
+    override func host(_ host: any LifecycleHost, willAppear animated: Bool) {
+        subscribers.send(.willAppear(animated: animated))
+    }
+
+    override func host(_ host: any LifecycleHost, didAppear animated: Bool) {
+        subscribers.send(.didAppear(animated: animated))
+    }
+
+    override func host(_ host: any LifecycleHost, willDisappear animated: Bool) {
+        subscribers.send(.willDisappear(animated: animated))
+    }
+
+    override func host(_ host: any LifecycleHost, didDisappear animated: Bool) {
+        subscribers.send(.didDisappear(animated: animated))
+    }
+}
+
+/// The subscribers of one host's lifecycle events. `@unchecked Sendable`: `list` and `closed` are guarded by `lock`;
+/// subscribers are called after it is released.
+final class LifecycleSubscribers: @unchecked Sendable {
+    private let lock = Lock()
+    private var list: [Subscriber<LifecycleEvent, Never>] = []
+    private var closed = false
+
+    /// Joins; false once the host is gone.
+    func add(_ subscriber: Subscriber<LifecycleEvent, Never>) -> Bool {
+        lock.withLock {
+            if closed { return false }
+            list.append(subscriber)
+            return true
+        }
+    }
+
+    func remove(_ subscriber: Subscriber<LifecycleEvent, Never>) {
+        let removed = lock.withLock { () -> [Subscriber<LifecycleEvent, Never>] in
+            let mine = list.filter { $0 === subscriber }
+            list.removeAll { $0 === subscriber }
+            return mine
+        }
+        withExtendedLifetime(removed) {}
+    }
+
+    var count: Int {
+        lock.withLock { list.count }
+    }
+
+    func send(_ event: LifecycleEvent) {
+        let targets = lock.withLock { list }
+        for subscriber in targets { subscriber.send(event) }
+    }
+
+    func close() {
+        let targets = lock.withLock { () -> [Subscriber<LifecycleEvent, Never>] in
+            closed = true
+            defer { list = [] }
+            return list
+        }
+        for subscriber in targets { subscriber.sendComplete() }
+    }
+}

@@ -1,0 +1,5 @@
+import Testing
+
+extension Tag {
+    @Tag static var stress: Self
+}
