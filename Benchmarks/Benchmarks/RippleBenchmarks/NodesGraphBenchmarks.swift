@@ -22,8 +22,8 @@ func registerNodesGraphBenchmarks() {
     registerAlternatingBenchmark("Zip", initial: nil, setsPerEmission: 2) { Node.zip($0, $1).map { $0.0 &+ $0.1 } }
     registerAlternatingBenchmark("Merge", initial: 0, setsPerEmission: 1) { Node.merge($0, $1) }
 
-    registerFanOutBenchmark(listeners: 100, scale: .kilo)
-    registerFanOutBenchmark(listeners: 1_000, scale: .hundred)
+    registerFanOutBenchmark(listeners: 100)
+    registerFanOutBenchmark(listeners: 1_000)
 
     Benchmark("DeepChain100Forks/Nodes", configuration: configuration(.kilo)) { benchmark in
         let sum = Sum()
@@ -111,9 +111,9 @@ private func registerAlternatingBenchmark(_ name: String, initial: Int?, setsPer
 }
 
 /// `FanOut<n>/Nodes`: one source set repeatedly, `listeners` listeners on it; the unit is one set.
-private func registerFanOutBenchmark(listeners: Int, scale: BenchmarkScalingFactor) {
+private func registerFanOutBenchmark(listeners: Int) {
     let workload = "FanOut\(listeners)/Nodes"
-    Benchmark(workload, configuration: configuration(scale)) { benchmark in
+    Benchmark(workload, configuration: configuration(.kilo)) { benchmark in
         let sum = Sum()
         let bag = CancelBag()
         let source = MutableNode<Int>()

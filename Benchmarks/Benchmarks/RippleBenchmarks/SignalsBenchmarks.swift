@@ -161,7 +161,9 @@ func signalFlatMapChain(_ source: Signal<Int, Never>) -> Signal<Int, Never> {
 func signalCombineLatestChain(_ source: Signal<Int, Never>) -> Signal<Int, Never> {
     var last = source
     for _ in 0..<7 {
-        last = Signal.just(1).combineLatest(Signal.just(1), Signal.just(1), last).map { $0.3 }
+        // The closure's type is spelled out: the tuple comes from a parameter pack, and `$0.3` does not type-check.
+        last = Signal.just(1).combineLatest(Signal.just(1), Signal.just(1), last)
+            .map { (values: (Int, Int, Int, Int)) in values.3 }
     }
     return last
 }
