@@ -18,6 +18,8 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "RippleCore", package: "Ripple"),
+                .product(name: "RippleSignals", package: "Ripple"),
+                .product(name: "RippleNodes", package: "Ripple"),
             ],
             path: "Benchmarks/RippleBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

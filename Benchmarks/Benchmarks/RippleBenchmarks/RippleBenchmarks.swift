@@ -5,4 +5,7 @@ import Benchmark
 let benchmarks: @Sendable () -> Void = {
     registerBaselineBenchmarks()
     registerOpenCombineBenchmarks()
+    registerSignalsBenchmarks()
+    registerNodesBenchmarks()
+    registerNodesGraphBenchmarks()
 }
