@@ -18,6 +18,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "RippleCore", package: "Ripple"),
+                .product(name: "RipplePipes", package: "Ripple"),
             ],
             path: "Benchmarks/RippleBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -5,12 +5,19 @@
 /// let later = await pipe.someFunc.callAsync(999, nil)  // awaits async actions
 /// ```
 public struct ActionCall<Actions: Sendable, each Argument, Result>: Sendable {
-    let pipe: ActionPipe<Actions>
-    let key: ActionKey<repeat each Argument, Result>
-    let state: ActionState?
+    @usableFromInline let pipe: ActionPipe<Actions>
+    @usableFromInline let key: ActionKey<repeat each Argument, Result>
+    @usableFromInline let state: ActionState?
+
+    @inlinable
+    init(pipe: ActionPipe<Actions>, key: ActionKey<repeat each Argument, Result>, state: ActionState?) {
+        self.pipe = pipe
+        self.key = key
+        self.state = state
+    }
 
     /// Runs the action along the chain; the last action that ran gives the result, `nil` when none ran.
-    @discardableResult
+    @inlinable @discardableResult
     public func callAsFunction(_ arguments: repeat each Argument) -> Result? {
         pipe.perform(key, state: state, repeat each arguments)
     }
@@ -29,13 +36,14 @@ public struct StatefulActionPipe<Actions: Sendable>: Sendable {
     public let pipe: ActionPipe<Actions>
     public let state: ActionState
 
+    @inlinable
     public subscript<each Argument, Result>(
         dynamicMember key: KeyPath<Actions, ActionKey<repeat each Argument, Result>>
     ) -> ActionCall<Actions, repeat each Argument, Result> {
         ActionCall(pipe: pipe, key: pipe.actions[keyPath: key], state: state)
     }
 
-    @discardableResult
+    @inlinable @discardableResult
     public func call<each Argument, Result>(_ key: KeyPath<Actions, ActionKey<repeat each Argument, Result>>,
                                             _ arguments: repeat each Argument) -> Result? {
         pipe.perform(pipe.actions[keyPath: key], state: state, repeat each arguments)

@@ -42,6 +42,7 @@ public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
     // MARK: Calling
 
     /// The action as a method of the pipe: `pipe.someFunc(999, object)`.
+    @inlinable
     public subscript<each Argument, Result>(
         dynamicMember key: KeyPath<Actions, ActionKey<repeat each Argument, Result>>
     ) -> ActionCall<Actions, repeat each Argument, Result> {
@@ -49,7 +50,7 @@ public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
     }
 
     /// Calls an action along the chain; returns what the last action that ran returned, or `nil` when none ran.
-    @discardableResult
+    @inlinable @discardableResult
     public func call<each Argument, Result>(_ key: KeyPath<Actions, ActionKey<repeat each Argument, Result>>,
                                             _ arguments: repeat each Argument) -> Result? {
         perform(actions[keyPath: key], state: nil, repeat each arguments)
@@ -67,27 +68,9 @@ public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
         StatefulActionPipe(pipe: self, state: state)
     }
 
-    func perform<each Argument, Result>(_ key: ActionKey<repeat each Argument, Result>, state: ActionState?,
-                                        _ arguments: repeat each Argument) -> Result? {
-        guard let registrations = registrations(for: key.slot) else { return nil }
-        let process = TypedProcess<repeat each Argument, Result>(
-            arguments: (repeat each arguments), state: state, actionName: key.name, entry: self)
-        return ActionProcess.$taskCurrent.withValue(process) {
-            process.runSync(registrations)
-        }
-    }
-
-    func performAsync<each Argument, Result>(_ key: ActionKey<repeat each Argument, Result>, state: ActionState?,
-                                             _ arguments: repeat each Argument) async -> Result? {
-        guard let registrations = registrations(for: key.slot) else { return nil }
-        let process = TypedProcess<repeat each Argument, Result>(
-            arguments: (repeat each arguments), state: state, actionName: key.name, entry: self)
-        return await ActionProcess.$taskCurrent.withValue(process) {
-            await process.runAsync(registrations)
-        }
-    }
-
-    private func registrations(for slot: Int) -> ContiguousArray<AnyObject>? {
+    /// The registrations `slot` runs along this pipe's chain, in order; nil when none.
+    @usableFromInline
+    func registrations(for slot: Int) -> ContiguousArray<AnyObject>? {
         pipeGraphLock.lock()
         defer { pipeGraphLock.unlock() }
         return currentChain.registrations(for: slot)

@@ -7,31 +7,68 @@ import RippleCore
 /// a nested call, code after an `await` in an async action) reads it as ``ActionProcess/current``. Outside a call
 /// ``ActionProcess/current`` is `nil`; a nested call sees its own process and the outer one is back when it returns.
 ///
-/// `@unchecked Sendable`: the mutable state (tuple, arguments, last return) is only touched under `lock`.
-public class ActionProcess: @unchecked Sendable {
+/// A process belongs to its call. Keeping it (a strong reference) after the call is fine: it keeps the call's final
+/// state. Synchronous calls reuse a released process for the next call on the same thread, so hold it strongly, not
+/// weakly or `unowned`, if you keep it.
+///
+/// `@unchecked Sendable`: every mutable property is only touched under `lock`.
+public final class ActionProcess: @unchecked Sendable {
     /// The process of the call the current code runs inside, or `nil` outside every call.
+    ///
+    /// Synchronous calls publish their process per thread, async calls (`callAsync`) per task: inside a
+    /// synchronous call this is that call's process; elsewhere it is the process of the async call the current task
+    /// runs, if any.
     public static var current: ActionProcess? {
-        taskCurrent
+        if let process = SyncCalls.innermost {
+            return process
+        }
+        return taskCurrent
     }
 
-    /// Set only by a call, for exactly its duration, so no process outlives its call here.
+    /// Set only by an async call, for exactly its duration, so no process outlives its call here.
     @TaskLocal static var taskCurrent: ActionProcess?
 
+    /// Guards every `var` below. A synchronous call holds it while it runs its chain, except while an action runs.
     let lock = Lock()
     /// Guarded by `lock`.
     var storedTuple = PipeTuple()
+    /// Guarded by `lock`. The call's ``CallFrame``, read and changed through `access`; nil while pooled.
+    var frame: UnsafeMutableRawPointer?
+    /// Guarded by `lock`.
+    var access: (any FrameAccess.Type)?
+    /// Guarded by `lock`. The heap frame `frame` points into, for async calls and processes kept after their call.
+    var frameOwner: AnyObject?
+    /// Guarded by `lock`.
+    var storedState: ActionState?
+    /// Guarded by `lock`. The key's interned slot: the name is looked up only when asked for.
+    var slot = 0
+    /// Guarded by `lock`. The pipe a synchronous call went through, alive for the whole call.
+    var unretainedEntry: Unmanaged<AnyObject>?
+    /// Guarded by `lock`. The pipe an async call went through, or a kept process's pipe.
+    var retainedEntry: AnyObject?
+
+    /// A pooled process, set up by each synchronous call that uses it.
+    init() {}
+
+    /// The process of an async call, owning its heap frame.
+    init(asyncCall frameOwner: AnyObject, frame: UnsafeMutableRawPointer, access: any FrameAccess.Type,
+         state: ActionState?, slot: Int, entry: AnyObject) {
+        self.frameOwner = frameOwner
+        self.frame = frame
+        self.access = access
+        self.storedState = state
+        self.slot = slot
+        self.retainedEntry = entry
+    }
 
     /// The state the call was made with (``ActionPipe/doWithState(_:)``), or `nil` for a call without state.
-    public let state: ActionState?
-    /// The name of the action being called.
-    public let actionName: String
-    /// The pipe the call went through; calling it again runs the chain from its head.
-    let entry: AnyObject
+    public var state: ActionState? {
+        lock.withLock { storedState }
+    }
 
-    init(state: ActionState?, actionName: String, entry: AnyObject) {
-        self.state = state
-        self.actionName = actionName
-        self.entry = entry
+    /// The name of the action being called.
+    public var actionName: String {
+        ActionSlots.name(of: lock.withLock { slot })
     }
 
     /// Extra values for the actions downstream in this call (the seed's `tmpTuple`).
@@ -47,7 +84,7 @@ public class ActionProcess: @unchecked Sendable {
 
     /// What the last action that ran in this call returned, optionals flattened; `nil` before any action ran.
     public var upstreamReturnValue: Any? {
-        erasedUpstream()
+        lock.withLock { lockedUpstream() }
     }
 
     /// The upstream return value when it is a `T`.
@@ -57,20 +94,24 @@ public class ActionProcess: @unchecked Sendable {
 
     /// How many arguments the action takes.
     public var argumentCount: Int {
-        erasedArgumentCount()
+        lock.withLock { access?.argumentCount ?? 0 }
     }
 
     /// The argument at a 1-based position (as in `.param(_:kindOf:)`), as it stands now.
     public func argument(at index: Int) -> Any? {
         requireArgumentIndex(index, "ActionProcess.argument(at:)")
-        return erasedArgument(at: index)
+        return lock.withLock { lockedArgument(at: index) }
     }
 
     /// Replaces the argument at a 1-based position for every action after this one in the call (the seed's
     /// `changeArgumentOld:toNew:`). The value must have the argument's type.
     public func changeArgument<Value>(at index: Int, to value: Value) {
         requireArgumentIndex(index, "ActionProcess.changeArgument(at:to:)")
-        if let expected = replaceArgument(at: index, with: value) {
+        let mismatch = lock.withLock { () -> String? in
+            guard let frame, let access else { return nil }
+            return access.replaceArgument(frame, at: index, with: value)
+        }
+        if let expected = mismatch {
             programmerError("ActionProcess.changeArgument(at:to:) needs a \(expected) for argument \(index) of "
                             + "\(actionName), got \(type(of: value as Any))")
         }
@@ -78,155 +119,135 @@ public class ActionProcess: @unchecked Sendable {
 
     /// The pipe the call went through, typed; calling it again runs the chain from its head.
     public func root<Actions: Sendable>(as actions: Actions.Type = Actions.self) -> ActionPipe<Actions>? {
-        entry as? ActionPipe<Actions>
+        let entry = lock.withLock { retainedEntry ?? unretainedEntry?.takeUnretainedValue() }
+        return entry as? ActionPipe<Actions>
     }
 
     private func requireArgumentIndex(_ index: Int, _ api: String) {
-        let count = erasedArgumentCount()
+        let count = argumentCount
         if !(1...max(count, 1)).contains(index) || count == 0 {
             programmerError("\(api) needs an index in 1...\(count) for \(actionName), got \(index)")
         }
     }
 
-    // The typed subclass overrides these; the base class never stands alone.
-    func erasedUpstream() -> Any? { nil }
-    func erasedArgumentCount() -> Int { 0 }
-    func erasedArgument(at index: Int) -> Any? { nil }
-    /// Returns nil on success, or the expected type's name when `value` does not fit.
-    func replaceArgument(at index: Int, with value: Any) -> String? { nil }
+    /// Call with `lock` held.
+    func lockedUpstream() -> Any? {
+        guard let frame, let access else { return nil }
+        return access.upstream(frame)
+    }
+
+    /// Call with `lock` held.
+    func lockedArgument(at index: Int) -> Any? {
+        guard let frame, let access else { return nil }
+        return access.argument(frame, at: index)
+    }
+
+    /// `lock.lock()` for the inlined call loop (RippleCore's `Lock` is package-internal).
+    @usableFromInline
+    func lockState() {
+        lock.lock()
+    }
+
+    @usableFromInline
+    func unlockState() {
+        lock.unlock()
+    }
+
+    /// Stops a plain call that reached an async action. Call without `lock` held.
+    @usableFromInline
+    func asyncActionInPlainCall() -> Never {
+        programmerError("ActionPipe: \(actionName) has an async action; call it with callAsync")
+    }
+
+    // MARK: Synchronous calls
+
+    /// Takes this thread's free process for a synchronous call, sets it up for `frame`, publishes it as
+    /// ``current`` and returns it with its lock held. Pair with ``endSyncCall()`` on the same thread.
+    @usableFromInline
+    static func beginSyncCall(frame: UnsafeMutableRawPointer, access: any FrameAccess.Type, state: ActionState?,
+                              slot: Int, entry: AnyObject) -> Unmanaged<ActionProcess> {
+        let calls = SyncCalls.forThisThread
+        let process = calls.push()
+        process.lock.lock()
+        process.frame = frame
+        process.access = access
+        process.storedState = state
+        process.slot = slot
+        process.unretainedEntry = Unmanaged.passUnretained(entry)
+        return Unmanaged.passUnretained(process)
+    }
+
+    /// Ends the innermost synchronous call of this thread and unlocks its process. A process nobody else holds goes
+    /// back to the pool; one still referenced (kept by an action) gets a heap copy of the frame and keeps it.
+    @usableFromInline
+    static func endSyncCall() {
+        SyncCalls.forThisThread.pop()
+    }
+
+    /// Call with `lock` held, at the end of a call, when something else still references this process.
+    func keepAfterCall() {
+        if let frame, let access {
+            let (owner, copy) = access.box(copying: frame)
+            frameOwner = owner
+            self.frame = copy
+        }
+        retainedEntry = unretainedEntry?.takeUnretainedValue()
+        unretainedEntry = nil
+    }
+
+    /// Call with `lock` held, at the end of a call, when nothing else references this process.
+    func resetForReuse() {
+        if !storedTuple.isEmpty {
+            storedTuple = PipeTuple()
+        }
+        frame = nil
+        access = nil
+        unretainedEntry = nil
+    }
 }
 
-/// The process of one call of an action with arguments `Argument…` and result `Result`.
+/// The synchronous calls running on one thread, innermost last, and the processes they use.
 ///
-/// `@unchecked Sendable`: `arguments` and `lastReturn` are only touched under the inherited `lock`.
-final class TypedProcess<each Argument, Result>: ActionProcess, @unchecked Sendable {
-    /// Guarded by `lock`.
-    private var arguments: (repeat each Argument)
-    /// Guarded by `lock`. `nil` until an action ran.
-    private var lastReturn: Result?
+/// A process is reused by the next call at the same depth unless something kept it. Only its own thread touches
+/// this object (it lives in a `ThreadLocal`), so it needs no lock.
+final class SyncCalls {
+    private static let key = ThreadLocal<SyncCalls>()
 
-    init(arguments: (repeat each Argument), state: ActionState?, actionName: String, entry: AnyObject) {
-        self.arguments = arguments
-        super.init(state: state, actionName: actionName, entry: entry)
+    /// `processes[0..<depth]` belong to running calls; the rest are free.
+    @exclusivity(unchecked) private var processes = ContiguousArray<ActionProcess>()
+    @exclusivity(unchecked) private var depth = 0
+
+    static var forThisThread: SyncCalls {
+        key.value(orMake: SyncCalls.init)
     }
 
-    var currentArguments: (repeat each Argument) {
-        lock.withLock { arguments }
+    /// The process of the innermost synchronous call on this thread.
+    static var innermost: ActionProcess? {
+        guard let calls = key.value, calls.depth > 0 else { return nil }
+        return calls.processes[calls.depth - 1]
     }
 
-    var result: Result? {
-        lock.withLock { lastReturn }
-    }
-
-    func record(_ value: Result) {
-        lock.withLock { lastReturn = value }
-    }
-
-    override func erasedUpstream() -> Any? {
-        guard let value = result else { return nil }
-        return flattenOptional(value)
-    }
-
-    override func erasedArgumentCount() -> Int {
-        packCount(repeat (each Argument).self)
-    }
-
-    override func erasedArgument(at index: Int) -> Any? {
-        let arguments = currentArguments
-        var position = 0
-        for argument in repeat each arguments {
-            position += 1
-            if position == index {
-                return flattenOptional(argument)
-            }
+    func push() -> ActionProcess {
+        if depth == processes.count {
+            processes.append(ActionProcess())
         }
-        return nil
+        let process = processes[depth]
+        depth += 1
+        return process
     }
 
-    override func replaceArgument(at index: Int, with value: Any) -> String? {
-        lock.withLock {
-            var replacer = ArgumentReplacer(target: index, value: value)
-            let replaced = (repeat replacer.step(each arguments))
-            if let mismatch = replacer.mismatch {
-                return mismatch
-            }
-            arguments = replaced
-            return nil
-        }
-    }
-
-    /// Runs the registrations in chain order on the calling thread.
-    func runSync(_ registrations: ContiguousArray<AnyObject>) -> Result? {
-        for erased in registrations {
-            // Safe: a slot identifies one key type, so every registration under it has exactly these types.
-            let registration = unsafeDowncast(erased, to: Registration<repeat each Argument, Result>.self)
-            guard registration.admits(self) else { continue }
-            guard let body = registration.body else {
-                programmerError("ActionPipe: \(actionName) has an async action; call it with callAsync")
-            }
-            let arguments = currentArguments
-            if let value = body(self, repeat each arguments) {
-                record(value)
-            }
-        }
-        return result
-    }
-
-    /// Runs the registrations in chain order, awaiting async actions.
-    func runAsync(_ registrations: ContiguousArray<AnyObject>) async -> Result? {
-        for erased in registrations {
-            let registration = unsafeDowncast(erased, to: Registration<repeat each Argument, Result>.self)
-            guard registration.admits(self) else { continue }
-            let arguments = currentArguments
-            let value: Result??
-            if let body = registration.asyncBody {
-                value = await body(self, repeat each arguments)
-            } else {
-                value = registration.body?(self, repeat each arguments)
-            }
-            if let value, let value {
-                record(value)
-            }
-        }
-        return result
-    }
-}
-
-/// Rebuilds an argument tuple element by element, swapping in a new value at one 1-based position.
-private struct ArgumentReplacer {
-    let target: Int
-    let value: Any
-    var position = 0
-    var mismatch: String?
-
-    mutating func step<Element>(_ old: Element) -> Element {
-        position += 1
-        guard position == target else { return old }
-        if let new = value as? Element {
-            return new
-        }
-        mismatch = String(describing: Element.self)
-        return old
-    }
-}
-
-/// Unwraps nested optionals held in an `Any` (`Optional<Any>.some(nil)` is nil, not a value).
-func flattenOptional(_ value: Any) -> Any? {
-    if let optional = value as? any OptionalFlattening {
-        return optional.flattened
-    }
-    return value
-}
-
-private protocol OptionalFlattening {
-    var flattened: Any? { get }
-}
-
-extension Optional: OptionalFlattening {
-    fileprivate var flattened: Any? {
-        switch self {
-        case .some(let wrapped): flattenOptional(wrapped)
-        case .none: nil
+    /// Ends the innermost call: its process's lock is held and is released here.
+    func pop() {
+        depth -= 1
+        if isKnownUniquelyReferenced(&processes[depth]) {
+            let process = processes[depth]
+            process.resetForReuse()
+            process.lock.unlock()
+        } else {
+            let kept = processes[depth]
+            kept.keepAfterCall()
+            kept.lock.unlock()
+            processes[depth] = ActionProcess()
         }
     }
 }

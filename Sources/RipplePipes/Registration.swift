@@ -1,30 +1,37 @@
 /// One registered action: its requirements and its body. Immutable once built, so calls read it without a lock.
+@usableFromInline
 final class Registration<each Argument, Result>: Sendable {
-    let state: ActionState?
+    @usableFromInline let state: ActionState?
     let requirements: [ActionRequirement]
+    /// Cached `!requirements.isEmpty`, read by every call.
+    @usableFromInline let hasRequirements: Bool
     /// Returns `nil` when the action decided not to run (a freed delegate, an upstream return of the wrong type).
-    let body: (@Sendable (ActionProcess, repeat each Argument) -> Result?)?
-    let asyncBody: (@Sendable (ActionProcess, repeat each Argument) async -> Result?)?
+    @usableFromInline let body: (@Sendable (ActionProcess, repeat each Argument) -> Result?)?
+    @usableFromInline let asyncBody: (@Sendable (ActionProcess, repeat each Argument) async -> Result?)?
 
     init(state: ActionState?, requirements: [ActionRequirement],
          body: (@Sendable (ActionProcess, repeat each Argument) -> Result?)?,
          asyncBody: (@Sendable (ActionProcess, repeat each Argument) async -> Result?)?) {
         self.state = state
         self.requirements = requirements
+        self.hasRequirements = !requirements.isEmpty
         self.body = body
         self.asyncBody = asyncBody
     }
 
-    /// Whether the call, as it stands now, meets the state and every requirement.
-    @inline(__always)
-    func admits(_ process: ActionProcess) -> Bool {
-        if let state, !state.admits(process.state) {
+    /// Whether the call, as it stands now, meets the state and every requirement. Call with the process's lock held.
+    @inlinable @inline(__always)
+    func admits(_ process: ActionProcess, callState: ActionState?) -> Bool {
+        if let state, !state.admits(callState) {
             return false
         }
-        if requirements.isEmpty {
-            return true
-        }
-        return requirements.allSatisfy { $0.isMet(by: process) }
+        return !hasRequirements || meetsRequirements(process)
+    }
+
+    /// Call with the process's lock held.
+    @usableFromInline
+    func meetsRequirements(_ process: ActionProcess) -> Bool {
+        requirements.allSatisfy { $0.isMet(by: process) }
     }
 }
 
@@ -37,16 +44,17 @@ enum ActionRequirement: Sendable {
     case paramKind(Int, @Sendable (Any) -> Bool)
     case paramNotNil(Int)
 
+    /// Call with the process's lock held.
     func isMet(by process: ActionProcess) -> Bool {
         switch self {
         case .returnKind(let isKind):
-            process.upstreamReturnValue.map(isKind) ?? false
+            process.lockedUpstream().map(isKind) ?? false
         case .returnNotNil:
-            process.upstreamReturnValue != nil
+            process.lockedUpstream() != nil
         case .paramKind(let index, let isKind):
-            process.erasedArgument(at: index).map(isKind) ?? false
+            process.lockedArgument(at: index).map(isKind) ?? false
         case .paramNotNil(let index):
-            process.erasedArgument(at: index) != nil
+            process.lockedArgument(at: index) != nil
         }
     }
 }

@@ -1,0 +1,83 @@
+/// How a call runs along the chain. The synchronous path is `@inlinable` so that it is specialised for the key's
+/// types where it is called: no generic metadata lookups and no allocation per call.
+extension ActionPipe {
+    @inlinable
+    func perform<each Argument, Result>(_ key: ActionKey<repeat each Argument, Result>, state: ActionState?,
+                                        _ arguments: repeat each Argument) -> Result? {
+        guard let registrations = registrations(for: key.slot) else { return nil }
+        // The frame lives on this stack; a process kept beyond the call gets a heap copy when the call ends.
+        var frame = CallFrame<repeat each Argument, Result>(arguments: (repeat each arguments))
+        return withUnsafeMutablePointer(to: &frame) { frame in
+            let process = ActionProcess.beginSyncCall(
+                frame: UnsafeMutableRawPointer(frame), access: FrameAccessor<repeat each Argument, Result>.self,
+                state: state, slot: key.slot, entry: self)
+            defer { ActionProcess.endSyncCall() }
+            return process._withUnsafeGuaranteedRef { process in
+                runSync(registrations, process: process, frame: frame, state: state)
+            }
+        }
+    }
+
+    /// Runs the registrations in chain order on the calling thread. `process.lock` is held on entry and on return,
+    /// and released only while an action runs (actions may use the process, call pipes and re-chain).
+    @inlinable
+    func runSync<each Argument, Result>(
+        _ registrations: ContiguousArray<AnyObject>, process: ActionProcess,
+        frame: UnsafeMutablePointer<CallFrame<repeat each Argument, Result>>, state: ActionState?
+    ) -> Result? {
+        for erased in registrations {
+            // Safe: a slot identifies one key type, so every registration under it has exactly these types.
+            let registration = unsafeDowncast(erased, to: Registration<repeat each Argument, Result>.self)
+            guard registration.admits(process, callState: state) else { continue }
+            guard let body = registration.body else {
+                process.unlockState()
+                process.asyncActionInPlainCall()
+            }
+            let arguments = frame.pointee.arguments
+            process.unlockState()
+            let value = body(process, repeat each arguments)
+            process.lockState()
+            if let value {
+                frame.pointee.lastReturn = value
+            }
+        }
+        return frame.pointee.lastReturn
+    }
+
+    func performAsync<each Argument, Result>(_ key: ActionKey<repeat each Argument, Result>, state: ActionState?,
+                                             _ arguments: repeat each Argument) async -> Result? {
+        guard let registrations = registrations(for: key.slot) else { return nil }
+        let box = FrameBox<repeat each Argument, Result>(CallFrame(arguments: (repeat each arguments)))
+        let process = ActionProcess(
+            asyncCall: box, frame: UnsafeMutableRawPointer(box.pointer),
+            access: FrameAccessor<repeat each Argument, Result>.self, state: state, slot: key.slot, entry: self)
+        return await ActionProcess.$taskCurrent.withValue(process) {
+            await runAsync(registrations, process: process, frame: box.pointer, state: state)
+        }
+    }
+
+    /// Runs the registrations in chain order, awaiting async actions. The lock is never held across an `await`.
+    func runAsync<each Argument, Result>(
+        _ registrations: ContiguousArray<AnyObject>, process: ActionProcess,
+        frame: UnsafeMutablePointer<CallFrame<repeat each Argument, Result>>, state: ActionState?
+    ) async -> Result? {
+        for erased in registrations {
+            let registration = unsafeDowncast(erased, to: Registration<repeat each Argument, Result>.self)
+            process.lockState()
+            let admitted = registration.admits(process, callState: state)
+            let arguments = frame.pointee.arguments
+            process.unlockState()
+            guard admitted else { continue }
+            let value: Result??
+            if let body = registration.asyncBody {
+                value = await body(process, repeat each arguments)
+            } else {
+                value = registration.body?(process, repeat each arguments)
+            }
+            if let value, let value {
+                process.lock.withLock { frame.pointee.lastReturn = value }
+            }
+        }
+        return process.lock.withLock { frame.pointee.lastReturn }
+    }
+}
