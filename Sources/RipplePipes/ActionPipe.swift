@@ -25,7 +25,7 @@ public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
     public let actions: Actions
     let core: PipeCore
     /// Guarded by `pipeGraphLock`; may be a chain that merged into another (read it through `currentChain`).
-    private var storedChain: PipeChain
+    @exclusivity(unchecked) private var storedChain: PipeChain
 
     public init(_ actions: Actions) {
         self.actions = actions

@@ -25,14 +25,36 @@ extension ActionPipe {
         _ registrations: ContiguousArray<AnyObject>, process: ActionProcess,
         frame: UnsafeMutablePointer<CallFrame<repeat each Argument, Result>>, state: ActionState?
     ) -> Result? {
-        for erased in registrations {
-            // Safe: a slot identifies one key type, so every registration under it has exactly these types.
-            let registration = unsafeDowncast(erased, to: Registration<repeat each Argument, Result>.self)
-            guard registration.admits(process, callState: state) else { continue }
-            guard let body = registration.body else {
-                process.unlockState()
-                process.asyncActionInPlainCall()
+        // The plan array stays alive for the whole loop, so its registrations are borrowed, not retained: the
+        // buffer of strong references is read as unmanaged ones (same layout).
+        registrations.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: Unmanaged<AnyObject>.self) { registrations in
+                for erased in registrations {
+                    // Safe: a slot identifies one key type, so every registration under it has exactly these types.
+                    let typed = Unmanaged<Registration<repeat each Argument, Result>>.fromOpaque(erased.toOpaque())
+                    typed._withUnsafeGuaranteedRef { registration in
+                        run(registration, process: process, frame: frame, state: state)
+                    }
+                }
             }
+        }
+        return frame.pointee.lastReturn
+    }
+
+    /// One step of `runSync`, with `process.lock` held on entry and on return.
+    @inlinable @inline(__always)
+    func run<each Argument, Result>(
+        _ registration: Registration<repeat each Argument, Result>, process: ActionProcess,
+        frame: UnsafeMutablePointer<CallFrame<repeat each Argument, Result>>, state: ActionState?
+    ) {
+        guard registration.admits(process, callState: state) else { return }
+        if let body = registration.plainBody {
+            let arguments = frame.pointee.arguments
+            process.unlockState()
+            let value = body.pointee.call(process, repeat each arguments)
+            process.lockState()
+            frame.pointee.lastReturn = value
+        } else if let body = registration.body {
             let arguments = frame.pointee.arguments
             process.unlockState()
             let value = body(process, repeat each arguments)
@@ -40,8 +62,10 @@ extension ActionPipe {
             if let value {
                 frame.pointee.lastReturn = value
             }
+        } else {
+            process.unlockState()
+            process.asyncActionInPlainCall()
         }
-        return frame.pointee.lastReturn
     }
 
     func performAsync<each Argument, Result>(_ key: ActionKey<repeat each Argument, Result>, state: ActionState?,
@@ -71,6 +95,8 @@ extension ActionPipe {
             let value: Result??
             if let body = registration.asyncBody {
                 value = await body(process, repeat each arguments)
+            } else if let body = registration.plainBody {
+                value = .some(body.pointee.call(process, repeat each arguments))
             } else {
                 value = registration.body?(process, repeat each arguments)
             }

@@ -1,3 +1,10 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import RippleCore
 
 /// The context of one call along a chain: what upstream actions returned and handed down, and the arguments as they
@@ -31,21 +38,21 @@ public final class ActionProcess: @unchecked Sendable {
     /// Guards every `var` below. A synchronous call holds it while it runs its chain, except while an action runs.
     let lock = Lock()
     /// Guarded by `lock`.
-    var storedTuple = PipeTuple()
+    @exclusivity(unchecked) var storedTuple = PipeTuple()
     /// Guarded by `lock`. The call's ``CallFrame``, read and changed through `access`; nil while pooled.
-    var frame: UnsafeMutableRawPointer?
+    @exclusivity(unchecked) var frame: UnsafeMutableRawPointer?
     /// Guarded by `lock`.
-    var access: (any FrameAccess.Type)?
+    @exclusivity(unchecked) var access: (any FrameAccess.Type)?
     /// Guarded by `lock`. The heap frame `frame` points into, for async calls and processes kept after their call.
-    var frameOwner: AnyObject?
+    @exclusivity(unchecked) var frameOwner: AnyObject?
     /// Guarded by `lock`.
-    var storedState: ActionState?
+    @exclusivity(unchecked) var storedState: ActionState?
     /// Guarded by `lock`. The key's interned slot: the name is looked up only when asked for.
-    var slot = 0
+    @exclusivity(unchecked) var slot = 0
     /// Guarded by `lock`. The pipe a synchronous call went through, alive for the whole call.
-    var unretainedEntry: Unmanaged<AnyObject>?
+    @exclusivity(unchecked) var unretainedEntry: Unmanaged<AnyObject>?
     /// Guarded by `lock`. The pipe an async call went through, or a kept process's pipe.
-    var retainedEntry: AnyObject?
+    @exclusivity(unchecked) var retainedEntry: AnyObject?
 
     /// A pooled process, set up by each synchronous call that uses it.
     init() {}
@@ -166,22 +173,23 @@ public final class ActionProcess: @unchecked Sendable {
     @usableFromInline
     static func beginSyncCall(frame: UnsafeMutableRawPointer, access: any FrameAccess.Type, state: ActionState?,
                               slot: Int, entry: AnyObject) -> Unmanaged<ActionProcess> {
-        let calls = SyncCalls.forThisThread
-        let process = calls.push()
-        process.lock.lock()
-        process.frame = frame
-        process.access = access
-        process.storedState = state
-        process.slot = slot
-        process.unretainedEntry = Unmanaged.passUnretained(entry)
-        return Unmanaged.passUnretained(process)
+        let process = SyncCalls.forThisThread._withUnsafeGuaranteedRef { $0.push() }
+        process._withUnsafeGuaranteedRef { process in
+            process.lock.lock()
+            process.frame = frame
+            process.access = access
+            process.storedState = state
+            process.slot = slot
+            process.unretainedEntry = Unmanaged.passUnretained(entry)
+        }
+        return process
     }
 
     /// Ends the innermost synchronous call of this thread and unlocks its process. A process nobody else holds goes
     /// back to the pool; one still referenced (kept by an action) gets a heap copy of the frame and keeps it.
     @usableFromInline
     static func endSyncCall() {
-        SyncCalls.forThisThread.pop()
+        SyncCalls.forThisThread._withUnsafeGuaranteedRef { $0.pop() }
     }
 
     /// Call with `lock` held, at the end of a call, when something else still references this process.
@@ -209,29 +217,44 @@ public final class ActionProcess: @unchecked Sendable {
 /// The synchronous calls running on one thread, innermost last, and the processes they use.
 ///
 /// A process is reused by the next call at the same depth unless something kept it. Only its own thread touches
-/// this object (it lives in a `ThreadLocal`), so it needs no lock.
+/// this object (it lives in a pthread key), so it needs no lock. The key is private rather than RippleCore's
+/// `ThreadLocal` so that a call reads it without retaining it or an exclusivity check.
 final class SyncCalls {
-    private static let key = ThreadLocal<SyncCalls>()
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key, releaseSyncCalls)
+        precondition(status == 0, "RipplePipes: pthread_key_create failed with \(status)")
+        return key
+    }()
 
     /// `processes[0..<depth]` belong to running calls; the rest are free.
     @exclusivity(unchecked) private var processes = ContiguousArray<ActionProcess>()
     @exclusivity(unchecked) private var depth = 0
 
-    static var forThisThread: SyncCalls {
-        key.value(orMake: SyncCalls.init)
+    /// This thread's calls, created on first use and released when the thread exits.
+    static var forThisThread: Unmanaged<SyncCalls> {
+        if let raw = pthread_getspecific(key) {
+            return Unmanaged.fromOpaque(raw)
+        }
+        let calls = Unmanaged.passRetained(SyncCalls())
+        pthread_setspecific(key, calls.toOpaque())
+        return calls
     }
 
     /// The process of the innermost synchronous call on this thread.
     static var innermost: ActionProcess? {
-        guard let calls = key.value, calls.depth > 0 else { return nil }
-        return calls.processes[calls.depth - 1]
+        guard let raw = pthread_getspecific(key) else { return nil }
+        return Unmanaged<SyncCalls>.fromOpaque(raw)._withUnsafeGuaranteedRef { calls in
+            calls.depth > 0 ? calls.processes[calls.depth - 1] : nil
+        }
     }
 
-    func push() -> ActionProcess {
+    /// The next free process, now in use; the `processes` array keeps it alive until `pop()`.
+    func push() -> Unmanaged<ActionProcess> {
         if depth == processes.count {
             processes.append(ActionProcess())
         }
-        let process = processes[depth]
+        let process = processes.withUnsafeBufferPointer { Unmanaged.passUnretained($0[depth]) }
         depth += 1
         return process
     }
@@ -240,9 +263,12 @@ final class SyncCalls {
     func pop() {
         depth -= 1
         if isKnownUniquelyReferenced(&processes[depth]) {
-            let process = processes[depth]
-            process.resetForReuse()
-            process.lock.unlock()
+            processes.withUnsafeBufferPointer { buffer in
+                Unmanaged.passUnretained(buffer[depth])._withUnsafeGuaranteedRef { process in
+                    process.resetForReuse()
+                    process.lock.unlock()
+                }
+            }
         } else {
             let kept = processes[depth]
             kept.keepAfterCall()
@@ -251,3 +277,14 @@ final class SyncCalls {
         }
     }
 }
+
+#if canImport(Darwin)
+private func releaseSyncCalls(_ raw: UnsafeMutableRawPointer) {
+    Unmanaged<SyncCalls>.fromOpaque(raw).release()
+}
+#else
+private func releaseSyncCalls(_ raw: UnsafeMutableRawPointer?) {
+    guard let raw else { return }
+    Unmanaged<SyncCalls>.fromOpaque(raw).release()
+}
+#endif
