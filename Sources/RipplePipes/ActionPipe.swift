@@ -46,21 +46,21 @@ public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
     public subscript<each Argument, Result>(
         dynamicMember key: KeyPath<Actions, ActionKey<repeat each Argument, Result>>
     ) -> ActionCall<Actions, repeat each Argument, Result> {
-        ActionCall(pipe: self, key: actions[keyPath: key], state: nil)
+        ActionCall(pipe: self, slot: actions[keyPath: key].slot, state: nil)
     }
 
     /// Calls an action along the chain; returns what the last action that ran returned, or `nil` when none ran.
     @inlinable @discardableResult
     public func call<each Argument, Result>(_ key: KeyPath<Actions, ActionKey<repeat each Argument, Result>>,
                                             _ arguments: repeat each Argument) -> Result? {
-        perform(actions[keyPath: key], state: nil, repeat each arguments)
+        perform(slot: actions[keyPath: key].slot, state: nil, repeat each arguments)
     }
 
     /// Calls an action along the chain, awaiting async actions (`asyncAction`) in order.
     @discardableResult
     public func callAsync<each Argument, Result>(_ key: KeyPath<Actions, ActionKey<repeat each Argument, Result>>,
                                                  _ arguments: repeat each Argument) async -> Result? {
-        await performAsync(actions[keyPath: key], state: nil, repeat each arguments)
+        await performAsync(slot: actions[keyPath: key].slot, state: nil, repeat each arguments)
     }
 
     /// Calls that run only the actions whose state shares a bit with `state`, plus the actions without a state.
@@ -73,6 +73,9 @@ public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
     func registrations(for slot: Int) -> ContiguousArray<AnyObject>? {
         pipeGraphLock.lock()
         defer { pipeGraphLock.unlock() }
+        if storedChain.forward == nil {
+            return storedChain.registrations(for: slot)
+        }
         return currentChain.registrations(for: slot)
     }
 

@@ -2,16 +2,16 @@
 /// types where it is called: no generic metadata lookups and no allocation per call.
 extension ActionPipe {
     @inlinable
-    func perform<each Argument, Result>(_ key: ActionKey<repeat each Argument, Result>, state: ActionState?,
+    func perform<each Argument, Result>(slot: Int, state: ActionState?,
                                         _ arguments: repeat each Argument) -> Result? {
-        guard let registrations = registrations(for: key.slot) else { return nil }
+        guard let registrations = registrations(for: slot) else { return nil }
         // The frame lives on this stack; a process kept beyond the call gets a heap copy when the call ends.
         var frame = CallFrame<repeat each Argument, Result>(arguments: (repeat each arguments))
         return withUnsafeMutablePointer(to: &frame) { frame in
-            let process = ActionProcess.beginSyncCall(
+            let (calls, process) = ActionProcess.beginSyncCall(
                 frame: UnsafeMutableRawPointer(frame), access: FrameAccessor<repeat each Argument, Result>.self,
-                state: state, slot: key.slot, entry: self)
-            defer { ActionProcess.endSyncCall() }
+                state: state, slot: slot, entry: self)
+            defer { ActionProcess.endSyncCall(calls) }
             return process._withUnsafeGuaranteedRef { process in
                 runSync(registrations, process: process, frame: frame, state: state)
             }
@@ -68,13 +68,13 @@ extension ActionPipe {
         }
     }
 
-    func performAsync<each Argument, Result>(_ key: ActionKey<repeat each Argument, Result>, state: ActionState?,
+    func performAsync<each Argument, Result>(slot: Int, state: ActionState?,
                                              _ arguments: repeat each Argument) async -> Result? {
-        guard let registrations = registrations(for: key.slot) else { return nil }
+        guard let registrations = registrations(for: slot) else { return nil }
         let box = FrameBox<repeat each Argument, Result>(CallFrame(arguments: (repeat each arguments)))
         let process = ActionProcess(
             asyncCall: box, frame: UnsafeMutableRawPointer(box.pointer),
-            access: FrameAccessor<repeat each Argument, Result>.self, state: state, slot: key.slot, entry: self)
+            access: FrameAccessor<repeat each Argument, Result>.self, state: state, slot: slot, entry: self)
         return await ActionProcess.$taskCurrent.withValue(process) {
             await runAsync(registrations, process: process, frame: box.pointer, state: state)
         }

@@ -36,7 +36,7 @@ public final class ActionProcess: @unchecked Sendable {
     @TaskLocal static var taskCurrent: ActionProcess?
 
     /// Guards every `var` below. A synchronous call holds it while it runs its chain, except while an action runs.
-    let lock = Lock()
+    @usableFromInline let lock = ProcessLock()
     /// Guarded by `lock`.
     @exclusivity(unchecked) var storedTuple = PipeTuple()
     /// Guarded by `lock`. The call's ``CallFrame``, read and changed through `access`; nil while pooled.
@@ -149,13 +149,13 @@ public final class ActionProcess: @unchecked Sendable {
         return access.argument(frame, at: index)
     }
 
-    /// `lock.lock()` for the inlined call loop (RippleCore's `Lock` is package-internal).
-    @usableFromInline
+    /// `lock.lock()`, for the inlined call loop.
+    @inlinable @inline(__always)
     func lockState() {
         lock.lock()
     }
 
-    @usableFromInline
+    @inlinable @inline(__always)
     func unlockState() {
         lock.unlock()
     }
@@ -169,11 +169,14 @@ public final class ActionProcess: @unchecked Sendable {
     // MARK: Synchronous calls
 
     /// Takes this thread's free process for a synchronous call, sets it up for `frame`, publishes it as
-    /// ``current`` and returns it with its lock held. Pair with ``endSyncCall()`` on the same thread.
+    /// ``current`` and returns it with its lock held, with this thread's calls. Pair with ``endSyncCall(_:)`` on the
+    /// same thread.
     @usableFromInline
-    static func beginSyncCall(frame: UnsafeMutableRawPointer, access: any FrameAccess.Type, state: ActionState?,
-                              slot: Int, entry: AnyObject) -> Unmanaged<ActionProcess> {
-        let process = SyncCalls.forThisThread._withUnsafeGuaranteedRef { $0.push() }
+    static func beginSyncCall(
+        frame: UnsafeMutableRawPointer, access: any FrameAccess.Type, state: ActionState?, slot: Int, entry: AnyObject
+    ) -> (calls: Unmanaged<SyncCalls>, process: Unmanaged<ActionProcess>) {
+        let calls = SyncCalls.forThisThread
+        let process = calls._withUnsafeGuaranteedRef { $0.push() }
         process._withUnsafeGuaranteedRef { process in
             process.lock.lock()
             process.frame = frame
@@ -182,14 +185,14 @@ public final class ActionProcess: @unchecked Sendable {
             process.slot = slot
             process.unretainedEntry = Unmanaged.passUnretained(entry)
         }
-        return process
+        return (calls, process)
     }
 
     /// Ends the innermost synchronous call of this thread and unlocks its process. A process nobody else holds goes
     /// back to the pool; one still referenced (kept by an action) gets a heap copy of the frame and keeps it.
     @usableFromInline
-    static func endSyncCall() {
-        SyncCalls.forThisThread._withUnsafeGuaranteedRef { $0.pop() }
+    static func endSyncCall(_ calls: Unmanaged<SyncCalls>) {
+        calls._withUnsafeGuaranteedRef { $0.pop() }
     }
 
     /// Call with `lock` held, at the end of a call, when something else still references this process.
@@ -219,6 +222,7 @@ public final class ActionProcess: @unchecked Sendable {
 /// A process is reused by the next call at the same depth unless something kept it. Only its own thread touches
 /// this object (it lives in a pthread key), so it needs no lock. The key is private rather than RippleCore's
 /// `ThreadLocal` so that a call reads it without retaining it or an exclusivity check.
+@usableFromInline
 final class SyncCalls {
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
@@ -254,19 +258,26 @@ final class SyncCalls {
         if depth == processes.count {
             processes.append(ActionProcess())
         }
-        let process = processes.withUnsafeBufferPointer { Unmanaged.passUnretained($0[depth]) }
-        depth += 1
+        let depth = depth
+        let process = processes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: Unmanaged<ActionProcess>.self) { $0[depth] }
+        }
+        self.depth = depth + 1
         return process
     }
 
     /// Ends the innermost call: its process's lock is held and is released here.
     func pop() {
         depth -= 1
-        if isKnownUniquelyReferenced(&processes[depth]) {
+        let depth = depth
+        let unique = processes.withUnsafeMutableBufferPointer { isKnownUniquelyReferenced(&$0[depth]) }
+        if unique {
             processes.withUnsafeBufferPointer { buffer in
-                Unmanaged.passUnretained(buffer[depth])._withUnsafeGuaranteedRef { process in
-                    process.resetForReuse()
-                    process.lock.unlock()
+                buffer.withMemoryRebound(to: Unmanaged<ActionProcess>.self) { processes in
+                    processes[depth]._withUnsafeGuaranteedRef { process in
+                        process.resetForReuse()
+                        process.lock.unlock()
+                    }
                 }
             }
         } else {

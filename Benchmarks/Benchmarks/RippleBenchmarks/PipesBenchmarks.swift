@@ -55,10 +55,25 @@ final class DirectAdder: DirectTarget {
     }
 }
 
-/// Returned as an existential from a function the optimiser cannot see through, so the call stays a witness call.
+/// A second conformance, chosen never in practice: with a single conformer the optimiser devirtualises the
+/// existential and folds the whole loop away.
+final class DirectSubtractor: DirectTarget {
+    let sum: Sum
+
+    init(_ sum: Sum) {
+        self.sum = sum
+    }
+
+    func add(_ value: Int) -> Int {
+        sum.value &-= value
+        return sum.value
+    }
+}
+
+/// Returned as an existential picked at run time, so the call stays a protocol witness call.
 @inline(never)
 func makeDirectTarget(_ sum: Sum) -> any DirectTarget {
-    DirectAdder(sum)
+    CommandLine.arguments.contains("--never-given-subtract") ? DirectSubtractor(sum) : DirectAdder(sum)
 }
 
 /// `pipes` pipes chained in order, every `registeredEvery`-th one (from the first) with an `add` action; returns
