@@ -73,10 +73,11 @@ public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
     func registrations(for slot: Int) -> ContiguousArray<AnyObject>? {
         pipeGraphLock.lock()
         defer { pipeGraphLock.unlock() }
-        if storedChain.forward == nil {
-            return storedChain.registrations(for: slot)
+        // Borrowed: the pipe holds its chain and the lock keeps it from being replaced meanwhile.
+        let stored = Unmanaged.passUnretained(storedChain)
+        return stored._withUnsafeGuaranteedRef { chain in
+            chain.forward == nil ? chain.registrations(for: slot) : currentChain.registrations(for: slot)
         }
-        return currentChain.registrations(for: slot)
     }
 
     /// The chain this pipe is in now, following merges. Call with `pipeGraphLock` held.

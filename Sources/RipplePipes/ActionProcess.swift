@@ -231,9 +231,21 @@ final class SyncCalls {
         return key
     }()
 
-    /// `processes[0..<depth]` belong to running calls; the rest are free.
-    @exclusivity(unchecked) private var processes = ContiguousArray<ActionProcess>()
+    /// `processes[0..<depth]` belong to running calls, `processes[depth..<count]` are free. A plain buffer rather
+    /// than an array: reading and checking an element then costs no retain and no uniqueness check of the array.
+    @exclusivity(unchecked) private var processes: UnsafeMutablePointer<ActionProcess>
+    @exclusivity(unchecked) private var capacity = 4
+    @exclusivity(unchecked) private var count = 0
     @exclusivity(unchecked) private var depth = 0
+
+    private init() {
+        processes = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        processes.deinitialize(count: count)
+        processes.deallocate()
+    }
 
     /// This thread's calls, created on first use and released when the thread exits.
     static var forThisThread: Unmanaged<SyncCalls> {
@@ -253,38 +265,38 @@ final class SyncCalls {
         }
     }
 
-    /// The next free process, now in use; the `processes` array keeps it alive until `pop()`.
+    /// The next free process, now in use; `processes` keeps it alive until `pop()`.
     func push() -> Unmanaged<ActionProcess> {
-        if depth == processes.count {
-            processes.append(ActionProcess())
+        if depth == count {
+            if count == capacity {
+                let grown = UnsafeMutablePointer<ActionProcess>.allocate(capacity: capacity * 2)
+                grown.moveInitialize(from: processes, count: count)
+                processes.deallocate()
+                processes = grown
+                capacity *= 2
+            }
+            (processes + count).initialize(to: ActionProcess())
+            count += 1
         }
-        let depth = depth
-        let process = processes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: Unmanaged<ActionProcess>.self) { $0[depth] }
-        }
-        self.depth = depth + 1
+        let process = UnsafeMutableRawPointer(processes + depth).load(as: Unmanaged<ActionProcess>.self)
+        depth += 1
         return process
     }
 
     /// Ends the innermost call: its process's lock is held and is released here.
     func pop() {
         depth -= 1
-        let depth = depth
-        let unique = processes.withUnsafeMutableBufferPointer { isKnownUniquelyReferenced(&$0[depth]) }
-        if unique {
-            processes.withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: Unmanaged<ActionProcess>.self) { processes in
-                    processes[depth]._withUnsafeGuaranteedRef { process in
-                        process.resetForReuse()
-                        process.lock.unlock()
-                    }
-                }
+        let slot = processes + depth
+        if isKnownUniquelyReferenced(&slot.pointee) {
+            UnsafeMutableRawPointer(slot).load(as: Unmanaged<ActionProcess>.self)._withUnsafeGuaranteedRef { process in
+                process.resetForReuse()
+                process.lock.unlock()
             }
         } else {
-            let kept = processes[depth]
+            let kept = slot.pointee
             kept.keepAfterCall()
             kept.lock.unlock()
-            processes[depth] = ActionProcess()
+            slot.pointee = ActionProcess()
         }
     }
 }
