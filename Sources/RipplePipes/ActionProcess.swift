@@ -18,7 +18,10 @@ import RippleCore
 /// state. Synchronous calls reuse a released process for the next call on the same thread, so hold it strongly, not
 /// weakly or `unowned`, if you keep it.
 ///
-/// `@unchecked Sendable`: every mutable property is only touched under `lock`.
+/// `@unchecked Sendable`: every mutable property is only touched under `lock`, except by a synchronous call while
+/// it holds the only strong reference to its process (checked with `isKnownUniquelyReferenced`, as copy-on-write
+/// does): then no other thread can reach the process, and the call orders itself after the last critical section
+/// with an acquiring load of the lock. This is why a kept process must be held strongly.
 public final class ActionProcess: @unchecked Sendable {
     /// The process of the call the current code runs inside, or `nil` outside every call.
     ///
@@ -35,7 +38,7 @@ public final class ActionProcess: @unchecked Sendable {
     /// Set only by an async call, for exactly its duration, so no process outlives its call here.
     @TaskLocal static var taskCurrent: ActionProcess?
 
-    /// Guards every `var` below. A synchronous call holds it while it runs its chain, except while an action runs.
+    /// Guards every `var` below while the process is shared (see the type's comment).
     @usableFromInline let lock = ProcessLock()
     /// Guarded by `lock`.
     @exclusivity(unchecked) var storedTuple = PipeTuple()
@@ -160,6 +163,11 @@ public final class ActionProcess: @unchecked Sendable {
         lock.unlock()
     }
 
+    @inlinable @inline(__always)
+    func synchronizeState() {
+        lock.synchronize()
+    }
+
     /// Stops a plain call that reached an async action. Call without `lock` held.
     @usableFromInline
     func asyncActionInPlainCall() -> Never {
@@ -168,28 +176,30 @@ public final class ActionProcess: @unchecked Sendable {
 
     // MARK: Synchronous calls
 
-    /// Takes this thread's free process for a synchronous call, sets it up for `frame`, publishes it as
-    /// ``current`` and returns it with its lock held, with this thread's calls. Pair with ``endSyncCall(_:)`` on the
-    /// same thread.
+    /// Takes this thread's free process for a synchronous call, sets it up for `frame` and publishes it as
+    /// ``current``. Returns this thread's calls and the pool slot holding the process: while the slot holds the only
+    /// strong reference, the call may touch the process without its lock. Pair with ``endSyncCall(_:)``.
     @usableFromInline
     static func beginSyncCall(
         frame: UnsafeMutableRawPointer, access: any FrameAccess.Type, state: ActionState?, slot: Int, entry: AnyObject
-    ) -> (calls: Unmanaged<SyncCalls>, process: Unmanaged<ActionProcess>) {
+    ) -> (calls: Unmanaged<SyncCalls>, process: UnsafeMutablePointer<ActionProcess>) {
         let calls = SyncCalls.forThisThread
-        let process = calls._withUnsafeGuaranteedRef { $0.push() }
-        process._withUnsafeGuaranteedRef { process in
-            process.lock.lock()
+        let pooled = calls._withUnsafeGuaranteedRef { $0.push() }
+        // A free process is referenced by the pool only (`pop` replaces any other), so no lock is needed.
+        UnsafeMutableRawPointer(pooled).load(as: Unmanaged<ActionProcess>.self)._withUnsafeGuaranteedRef { process in
+            process.lock.synchronize()
             process.frame = frame
             process.access = access
             process.storedState = state
             process.slot = slot
             process.unretainedEntry = Unmanaged.passUnretained(entry)
         }
-        return (calls, process)
+        return (calls, pooled)
     }
 
-    /// Ends the innermost synchronous call of this thread and unlocks its process. A process nobody else holds goes
-    /// back to the pool; one still referenced (kept by an action) gets a heap copy of the frame and keeps it.
+    /// Ends the innermost synchronous call of this thread (its process's lock is not held). A process nobody else
+    /// holds goes back to the pool; one still referenced (kept by an action) gets a heap copy of the frame and keeps
+    /// it.
     @usableFromInline
     static func endSyncCall(_ calls: Unmanaged<SyncCalls>) {
         calls._withUnsafeGuaranteedRef { $0.pop() }
@@ -265,8 +275,8 @@ final class SyncCalls {
         }
     }
 
-    /// The next free process, now in use; `processes` keeps it alive until `pop()`.
-    func push() -> Unmanaged<ActionProcess> {
+    /// The slot of the next free process, now in use; `processes` keeps it alive until `pop()`.
+    func push() -> UnsafeMutablePointer<ActionProcess> {
         if depth == count {
             if count == capacity {
                 let grown = UnsafeMutablePointer<ActionProcess>.allocate(capacity: capacity * 2)
@@ -278,22 +288,23 @@ final class SyncCalls {
             (processes + count).initialize(to: ActionProcess())
             count += 1
         }
-        let process = UnsafeMutableRawPointer(processes + depth).load(as: Unmanaged<ActionProcess>.self)
+        let slot = processes + depth
         depth += 1
-        return process
+        return slot
     }
 
-    /// Ends the innermost call: its process's lock is held and is released here.
+    /// Ends the innermost call (its process's lock is not held).
     func pop() {
         depth -= 1
         let slot = processes + depth
         if isKnownUniquelyReferenced(&slot.pointee) {
             UnsafeMutableRawPointer(slot).load(as: Unmanaged<ActionProcess>.self)._withUnsafeGuaranteedRef { process in
+                process.lock.synchronize()
                 process.resetForReuse()
-                process.lock.unlock()
             }
         } else {
             let kept = slot.pointee
+            kept.lock.lock()
             kept.keepAfterCall()
             kept.lock.unlock()
             slot.pointee = ActionProcess()
