@@ -241,20 +241,24 @@ final class SyncCalls {
         return key
     }()
 
-    /// `processes[0..<depth]` belong to running calls, `processes[depth..<count]` are free. A plain buffer rather
-    /// than an array: reading and checking an element then costs no retain and no uniqueness check of the array.
-    @exclusivity(unchecked) private var processes: UnsafeMutablePointer<ActionProcess>
+    /// `slots[0..<depth]` hold the processes of running calls, `slots[depth..<count]` free ones. Each slot is its
+    /// own allocation, so a running call's slot never moves when deeper calls grow the table; a plain buffer rather
+    /// than an array, so reading and checking a slot costs no retain and no uniqueness check of the array.
+    @exclusivity(unchecked) private var slots: UnsafeMutablePointer<UnsafeMutablePointer<ActionProcess>>
     @exclusivity(unchecked) private var capacity = 4
     @exclusivity(unchecked) private var count = 0
     @exclusivity(unchecked) private var depth = 0
 
     private init() {
-        processes = .allocate(capacity: capacity)
+        slots = .allocate(capacity: capacity)
     }
 
     deinit {
-        processes.deinitialize(count: count)
-        processes.deallocate()
+        for index in 0..<count {
+            slots[index].deinitialize(count: 1)
+            slots[index].deallocate()
+        }
+        slots.deallocate()
     }
 
     /// This thread's calls, created on first use and released when the thread exits.
@@ -271,24 +275,26 @@ final class SyncCalls {
     static var innermost: ActionProcess? {
         guard let raw = pthread_getspecific(key) else { return nil }
         return Unmanaged<SyncCalls>.fromOpaque(raw)._withUnsafeGuaranteedRef { calls in
-            calls.depth > 0 ? calls.processes[calls.depth - 1] : nil
+            calls.depth > 0 ? calls.slots[calls.depth - 1].pointee : nil
         }
     }
 
-    /// The slot of the next free process, now in use; `processes` keeps it alive until `pop()`.
+    /// The slot of the next free process, now in use; the slot keeps it alive until `pop()`.
     func push() -> UnsafeMutablePointer<ActionProcess> {
         if depth == count {
             if count == capacity {
-                let grown = UnsafeMutablePointer<ActionProcess>.allocate(capacity: capacity * 2)
-                grown.moveInitialize(from: processes, count: count)
-                processes.deallocate()
-                processes = grown
+                let grown = UnsafeMutablePointer<UnsafeMutablePointer<ActionProcess>>.allocate(capacity: capacity * 2)
+                grown.moveInitialize(from: slots, count: count)
+                slots.deallocate()
+                slots = grown
                 capacity *= 2
             }
-            (processes + count).initialize(to: ActionProcess())
+            let slot = UnsafeMutablePointer<ActionProcess>.allocate(capacity: 1)
+            slot.initialize(to: ActionProcess())
+            (slots + count).initialize(to: slot)
             count += 1
         }
-        let slot = processes + depth
+        let slot = slots[depth]
         depth += 1
         return slot
     }
@@ -296,7 +302,7 @@ final class SyncCalls {
     /// Ends the innermost call (its process's lock is not held).
     func pop() {
         depth -= 1
-        let slot = processes + depth
+        let slot = slots[depth]
         if isKnownUniquelyReferenced(&slot.pointee) {
             UnsafeMutableRawPointer(slot).load(as: Unmanaged<ActionProcess>.self)._withUnsafeGuaranteedRef { process in
                 process.lock.synchronize()

@@ -118,3 +118,30 @@ import Testing
         }
     }
 }
+
+@Suite struct DeepNestingTests {
+    /// Deeper than the per-thread pool's first allocation, so the pool grows while outer calls are running.
+    @Test func deeplyNestedCallsEachSeeTheirOwnProcess() {
+        let log = Recorder<String>()
+        let kept = Locked<[ActionProcess]>([])
+        let pipe = ActionPipe(CounterActions())
+        pipe.registerAction(\.tick).action { process, number in
+            if number % 3 == 0 { kept.withLock { $0.append(process) } }
+            if number > 0 {
+                let inner = process.root(as: CounterActions.self)?.tick(number - 1)
+                log("\(number) got \(inner ?? -1) current \(ActionProcess.current === process)")
+            }
+            process.tuple = [number]
+            return number * 10
+        }
+        #expect(pipe.tick(11) == 110)
+        #expect(log.values.count == 11)
+        #expect(log.values.first == "1 got 0 current true")
+        #expect(log.values.last == "11 got 100 current true")
+        #expect(log.values.allSatisfy { $0.hasSuffix("current true") })
+        #expect(kept.value.map { $0.tuple.value(at: 0, as: Int.self) ?? -1 } == [9, 6, 3, 0])
+        #expect(kept.value.map { describe($0.upstreamReturnValue) } == ["90", "60", "30", "0"])
+        #expect(ActionProcess.current == nil)
+        #expect(pipe.tick(11) == 110)                     // and again, reusing the grown pool
+    }
+}
