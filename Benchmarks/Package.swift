@@ -20,6 +20,7 @@ let package = Package(
                 .product(name: "RippleCore", package: "Ripple"),
                 .product(name: "RippleSignals", package: "Ripple"),
                 .product(name: "RippleNodes", package: "Ripple"),
+                .product(name: "RipplePipes", package: "Ripple"),
             ],
             path: "Benchmarks/RippleBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -5,20 +5,28 @@
 /// let later = await pipe.someFunc.callAsync(999, nil)  // awaits async actions
 /// ```
 public struct ActionCall<Actions: Sendable, each Argument, Result>: Sendable {
-    let pipe: ActionPipe<Actions>
-    let key: ActionKey<repeat each Argument, Result>
-    let state: ActionState?
+    @usableFromInline let pipe: ActionPipe<Actions>
+    /// The key's slot only: copying the whole key would retain its name on every call.
+    @usableFromInline let slot: Int
+    @usableFromInline let state: ActionState?
+
+    @inlinable
+    init(pipe: ActionPipe<Actions>, slot: Int, state: ActionState?) {
+        self.pipe = pipe
+        self.slot = slot
+        self.state = state
+    }
 
     /// Runs the action along the chain; the last action that ran gives the result, `nil` when none ran.
-    @discardableResult
+    @inlinable @discardableResult
     public func callAsFunction(_ arguments: repeat each Argument) -> Result? {
-        pipe.perform(key, state: state, repeat each arguments)
+        pipe.perform(slot: slot, state: state, repeat each arguments)
     }
 
     /// Runs the action along the chain, awaiting async actions in order.
     @discardableResult
     public func callAsync(_ arguments: repeat each Argument) async -> Result? {
-        await pipe.performAsync(key, state: state, repeat each arguments)
+        await pipe.performAsync(slot: slot, state: state, repeat each arguments)
     }
 }
 
@@ -29,21 +37,22 @@ public struct StatefulActionPipe<Actions: Sendable>: Sendable {
     public let pipe: ActionPipe<Actions>
     public let state: ActionState
 
+    @inlinable
     public subscript<each Argument, Result>(
         dynamicMember key: KeyPath<Actions, ActionKey<repeat each Argument, Result>>
     ) -> ActionCall<Actions, repeat each Argument, Result> {
-        ActionCall(pipe: pipe, key: pipe.actions[keyPath: key], state: state)
+        ActionCall(pipe: pipe, slot: pipe.actions[keyPath: key].slot, state: state)
     }
 
-    @discardableResult
+    @inlinable @discardableResult
     public func call<each Argument, Result>(_ key: KeyPath<Actions, ActionKey<repeat each Argument, Result>>,
                                             _ arguments: repeat each Argument) -> Result? {
-        pipe.perform(pipe.actions[keyPath: key], state: state, repeat each arguments)
+        pipe.perform(slot: pipe.actions[keyPath: key].slot, state: state, repeat each arguments)
     }
 
     @discardableResult
     public func callAsync<each Argument, Result>(_ key: KeyPath<Actions, ActionKey<repeat each Argument, Result>>,
                                                  _ arguments: repeat each Argument) async -> Result? {
-        await pipe.performAsync(pipe.actions[keyPath: key], state: state, repeat each arguments)
+        await pipe.performAsync(slot: pipe.actions[keyPath: key].slot, state: state, repeat each arguments)
     }
 }

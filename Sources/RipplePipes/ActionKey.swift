@@ -48,18 +48,29 @@ enum ActionSlots {
         let type: ObjectIdentifier
     }
 
-    private static let table = Locked<[Identity: Int]>([:])
+    private struct Table {
+        var slots: [Identity: Int] = [:]
+        /// Indexed by slot: processes keep only the slot and ask for the name when a message needs it.
+        var names: [String] = []
+    }
+
+    private static let table = Locked(Table())
 
     static func slot(name: String, type: ObjectIdentifier) -> Int {
         table.withLock { table in
             let identity = Identity(name: name, type: type)
-            if let slot = table[identity] {
+            if let slot = table.slots[identity] {
                 return slot
             }
-            let slot = table.count
-            table[identity] = slot
+            let slot = table.names.count
+            table.slots[identity] = slot
+            table.names.append(name)
             return slot
         }
+    }
+
+    static func name(of slot: Int) -> String {
+        table.withLock { $0.names[slot] }
     }
 }
 

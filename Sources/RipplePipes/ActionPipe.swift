@@ -25,7 +25,7 @@ public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
     public let actions: Actions
     let core: PipeCore
     /// Guarded by `pipeGraphLock`; may be a chain that merged into another (read it through `currentChain`).
-    private var storedChain: PipeChain
+    @exclusivity(unchecked) private var storedChain: PipeChain
 
     public init(_ actions: Actions) {
         self.actions = actions
@@ -42,24 +42,25 @@ public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
     // MARK: Calling
 
     /// The action as a method of the pipe: `pipe.someFunc(999, object)`.
+    @inlinable
     public subscript<each Argument, Result>(
         dynamicMember key: KeyPath<Actions, ActionKey<repeat each Argument, Result>>
     ) -> ActionCall<Actions, repeat each Argument, Result> {
-        ActionCall(pipe: self, key: actions[keyPath: key], state: nil)
+        ActionCall(pipe: self, slot: actions[keyPath: key].slot, state: nil)
     }
 
     /// Calls an action along the chain; returns what the last action that ran returned, or `nil` when none ran.
-    @discardableResult
+    @inlinable @discardableResult
     public func call<each Argument, Result>(_ key: KeyPath<Actions, ActionKey<repeat each Argument, Result>>,
                                             _ arguments: repeat each Argument) -> Result? {
-        perform(actions[keyPath: key], state: nil, repeat each arguments)
+        perform(slot: actions[keyPath: key].slot, state: nil, repeat each arguments)
     }
 
     /// Calls an action along the chain, awaiting async actions (`asyncAction`) in order.
     @discardableResult
     public func callAsync<each Argument, Result>(_ key: KeyPath<Actions, ActionKey<repeat each Argument, Result>>,
                                                  _ arguments: repeat each Argument) async -> Result? {
-        await performAsync(actions[keyPath: key], state: nil, repeat each arguments)
+        await performAsync(slot: actions[keyPath: key].slot, state: nil, repeat each arguments)
     }
 
     /// Calls that run only the actions whose state shares a bit with `state`, plus the actions without a state.
@@ -67,30 +68,16 @@ public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
         StatefulActionPipe(pipe: self, state: state)
     }
 
-    func perform<each Argument, Result>(_ key: ActionKey<repeat each Argument, Result>, state: ActionState?,
-                                        _ arguments: repeat each Argument) -> Result? {
-        guard let registrations = registrations(for: key.slot) else { return nil }
-        let process = TypedProcess<repeat each Argument, Result>(
-            arguments: (repeat each arguments), state: state, actionName: key.name, entry: self)
-        return ActionProcess.$taskCurrent.withValue(process) {
-            process.runSync(registrations)
-        }
-    }
-
-    func performAsync<each Argument, Result>(_ key: ActionKey<repeat each Argument, Result>, state: ActionState?,
-                                             _ arguments: repeat each Argument) async -> Result? {
-        guard let registrations = registrations(for: key.slot) else { return nil }
-        let process = TypedProcess<repeat each Argument, Result>(
-            arguments: (repeat each arguments), state: state, actionName: key.name, entry: self)
-        return await ActionProcess.$taskCurrent.withValue(process) {
-            await process.runAsync(registrations)
-        }
-    }
-
-    private func registrations(for slot: Int) -> ContiguousArray<AnyObject>? {
+    /// The registrations `slot` runs along this pipe's chain, in order; nil when none.
+    @usableFromInline
+    func registrations(for slot: Int) -> ContiguousArray<AnyObject>? {
         pipeGraphLock.lock()
         defer { pipeGraphLock.unlock() }
-        return currentChain.registrations(for: slot)
+        // Borrowed: the pipe holds its chain and the lock keeps it from being replaced meanwhile.
+        let stored = Unmanaged.passUnretained(storedChain)
+        return stored._withUnsafeGuaranteedRef { chain in
+            chain.forward == nil ? chain.registrations(for: slot) : currentChain.registrations(for: slot)
+        }
     }
 
     /// The chain this pipe is in now, following merges. Call with `pipeGraphLock` held.

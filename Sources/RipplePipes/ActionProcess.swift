@@ -1,3 +1,10 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import RippleCore
 
 /// The context of one call along a chain: what upstream actions returned and handed down, and the arguments as they
@@ -7,31 +14,71 @@ import RippleCore
 /// a nested call, code after an `await` in an async action) reads it as ``ActionProcess/current``. Outside a call
 /// ``ActionProcess/current`` is `nil`; a nested call sees its own process and the outer one is back when it returns.
 ///
-/// `@unchecked Sendable`: the mutable state (tuple, arguments, last return) is only touched under `lock`.
-public class ActionProcess: @unchecked Sendable {
+/// A process belongs to its call. Keeping it (a strong reference) after the call is fine: it keeps the call's final
+/// state. Synchronous calls reuse a released process for the next call on the same thread, so hold it strongly, not
+/// weakly or `unowned`, if you keep it.
+///
+/// `@unchecked Sendable`: every mutable property is only touched under `lock`, except by a synchronous call while
+/// it holds the only strong reference to its process (checked with `isKnownUniquelyReferenced`, as copy-on-write
+/// does): then no other thread can reach the process, and the call orders itself after the last critical section
+/// with an acquiring load of the lock. This is why a kept process must be held strongly.
+public final class ActionProcess: @unchecked Sendable {
     /// The process of the call the current code runs inside, or `nil` outside every call.
+    ///
+    /// Synchronous calls publish their process per thread, async calls (`callAsync`) per task: inside a
+    /// synchronous call this is that call's process; elsewhere it is the process of the async call the current task
+    /// runs, if any.
     public static var current: ActionProcess? {
-        taskCurrent
+        if let process = SyncCalls.innermost {
+            return process
+        }
+        return taskCurrent
     }
 
-    /// Set only by a call, for exactly its duration, so no process outlives its call here.
+    /// Set only by an async call, for exactly its duration, so no process outlives its call here.
     @TaskLocal static var taskCurrent: ActionProcess?
 
-    let lock = Lock()
+    /// Guards every `var` below while the process is shared (see the type's comment).
+    @usableFromInline let lock = ProcessLock()
     /// Guarded by `lock`.
-    var storedTuple = PipeTuple()
+    @exclusivity(unchecked) var storedTuple = PipeTuple()
+    /// Guarded by `lock`. The call's ``CallFrame``, read and changed through `access`; nil while pooled.
+    @exclusivity(unchecked) var frame: UnsafeMutableRawPointer?
+    /// Guarded by `lock`.
+    @exclusivity(unchecked) var access: (any FrameAccess.Type)?
+    /// Guarded by `lock`. The heap frame `frame` points into, for async calls and processes kept after their call.
+    @exclusivity(unchecked) var frameOwner: AnyObject?
+    /// Guarded by `lock`.
+    @exclusivity(unchecked) var storedState: ActionState?
+    /// Guarded by `lock`. The key's interned slot: the name is looked up only when asked for.
+    @exclusivity(unchecked) var slot = 0
+    /// Guarded by `lock`. The pipe a synchronous call went through, alive for the whole call.
+    @exclusivity(unchecked) var unretainedEntry: Unmanaged<AnyObject>?
+    /// Guarded by `lock`. The pipe an async call went through, or a kept process's pipe.
+    @exclusivity(unchecked) var retainedEntry: AnyObject?
+
+    /// A pooled process, set up by each synchronous call that uses it.
+    init() {}
+
+    /// The process of an async call, owning its heap frame.
+    init(asyncCall frameOwner: AnyObject, frame: UnsafeMutableRawPointer, access: any FrameAccess.Type,
+         state: ActionState?, slot: Int, entry: AnyObject) {
+        self.frameOwner = frameOwner
+        self.frame = frame
+        self.access = access
+        self.storedState = state
+        self.slot = slot
+        self.retainedEntry = entry
+    }
 
     /// The state the call was made with (``ActionPipe/doWithState(_:)``), or `nil` for a call without state.
-    public let state: ActionState?
-    /// The name of the action being called.
-    public let actionName: String
-    /// The pipe the call went through; calling it again runs the chain from its head.
-    let entry: AnyObject
+    public var state: ActionState? {
+        lock.withLock { storedState }
+    }
 
-    init(state: ActionState?, actionName: String, entry: AnyObject) {
-        self.state = state
-        self.actionName = actionName
-        self.entry = entry
+    /// The name of the action being called.
+    public var actionName: String {
+        ActionSlots.name(of: lock.withLock { slot })
     }
 
     /// Extra values for the actions downstream in this call (the seed's `tmpTuple`).
@@ -47,7 +94,7 @@ public class ActionProcess: @unchecked Sendable {
 
     /// What the last action that ran in this call returned, optionals flattened; `nil` before any action ran.
     public var upstreamReturnValue: Any? {
-        erasedUpstream()
+        lock.withLock { lockedUpstream() }
     }
 
     /// The upstream return value when it is a `T`.
@@ -57,20 +104,24 @@ public class ActionProcess: @unchecked Sendable {
 
     /// How many arguments the action takes.
     public var argumentCount: Int {
-        erasedArgumentCount()
+        lock.withLock { access?.argumentCount ?? 0 }
     }
 
     /// The argument at a 1-based position (as in `.param(_:kindOf:)`), as it stands now.
     public func argument(at index: Int) -> Any? {
         requireArgumentIndex(index, "ActionProcess.argument(at:)")
-        return erasedArgument(at: index)
+        return lock.withLock { lockedArgument(at: index) }
     }
 
     /// Replaces the argument at a 1-based position for every action after this one in the call (the seed's
     /// `changeArgumentOld:toNew:`). The value must have the argument's type.
     public func changeArgument<Value>(at index: Int, to value: Value) {
         requireArgumentIndex(index, "ActionProcess.changeArgument(at:to:)")
-        if let expected = replaceArgument(at: index, with: value) {
+        let mismatch = lock.withLock { () -> String? in
+            guard let frame, let access else { return nil }
+            return access.replaceArgument(frame, at: index, with: value)
+        }
+        if let expected = mismatch {
             programmerError("ActionProcess.changeArgument(at:to:) needs a \(expected) for argument \(index) of "
                             + "\(actionName), got \(type(of: value as Any))")
         }
@@ -78,155 +129,202 @@ public class ActionProcess: @unchecked Sendable {
 
     /// The pipe the call went through, typed; calling it again runs the chain from its head.
     public func root<Actions: Sendable>(as actions: Actions.Type = Actions.self) -> ActionPipe<Actions>? {
-        entry as? ActionPipe<Actions>
+        let entry = lock.withLock { retainedEntry ?? unretainedEntry?.takeUnretainedValue() }
+        return entry as? ActionPipe<Actions>
     }
 
     private func requireArgumentIndex(_ index: Int, _ api: String) {
-        let count = erasedArgumentCount()
+        let count = argumentCount
         if !(1...max(count, 1)).contains(index) || count == 0 {
             programmerError("\(api) needs an index in 1...\(count) for \(actionName), got \(index)")
         }
     }
 
-    // The typed subclass overrides these; the base class never stands alone.
-    func erasedUpstream() -> Any? { nil }
-    func erasedArgumentCount() -> Int { 0 }
-    func erasedArgument(at index: Int) -> Any? { nil }
-    /// Returns nil on success, or the expected type's name when `value` does not fit.
-    func replaceArgument(at index: Int, with value: Any) -> String? { nil }
+    /// Call with `lock` held.
+    func lockedUpstream() -> Any? {
+        guard let frame, let access else { return nil }
+        return access.upstream(frame)
+    }
+
+    /// Call with `lock` held.
+    func lockedArgument(at index: Int) -> Any? {
+        guard let frame, let access else { return nil }
+        return access.argument(frame, at: index)
+    }
+
+    /// `lock.lock()`, for the inlined call loop.
+    @inlinable @inline(__always)
+    func lockState() {
+        lock.lock()
+    }
+
+    @inlinable @inline(__always)
+    func unlockState() {
+        lock.unlock()
+    }
+
+    @inlinable @inline(__always)
+    func synchronizeState() {
+        lock.synchronize()
+    }
+
+    /// Stops a plain call that reached an async action. Call without `lock` held.
+    @usableFromInline
+    func asyncActionInPlainCall() -> Never {
+        programmerError("ActionPipe: \(actionName) has an async action; call it with callAsync")
+    }
+
+    // MARK: Synchronous calls
+
+    /// Takes this thread's free process for a synchronous call, sets it up for `frame` and publishes it as
+    /// ``current``. Returns this thread's calls and the pool slot holding the process: while the slot holds the only
+    /// strong reference, the call may touch the process without its lock. Pair with ``endSyncCall(_:)``.
+    @usableFromInline
+    static func beginSyncCall(
+        frame: UnsafeMutableRawPointer, access: any FrameAccess.Type, state: ActionState?, slot: Int, entry: AnyObject
+    ) -> (calls: Unmanaged<SyncCalls>, process: UnsafeMutablePointer<ActionProcess>) {
+        let calls = SyncCalls.forThisThread
+        let pooled = calls._withUnsafeGuaranteedRef { $0.push() }
+        // A free process is referenced by the pool only (`pop` replaces any other), so no lock is needed.
+        UnsafeMutableRawPointer(pooled).load(as: Unmanaged<ActionProcess>.self)._withUnsafeGuaranteedRef { process in
+            process.lock.synchronize()
+            process.frame = frame
+            process.access = access
+            process.storedState = state
+            process.slot = slot
+            process.unretainedEntry = Unmanaged.passUnretained(entry)
+        }
+        return (calls, pooled)
+    }
+
+    /// Ends the innermost synchronous call of this thread (its process's lock is not held). A process nobody else
+    /// holds goes back to the pool; one still referenced (kept by an action) gets a heap copy of the frame and keeps
+    /// it.
+    @usableFromInline
+    static func endSyncCall(_ calls: Unmanaged<SyncCalls>) {
+        calls._withUnsafeGuaranteedRef { $0.pop() }
+    }
+
+    /// Call with `lock` held, at the end of a call, when something else still references this process.
+    func keepAfterCall() {
+        if let frame, let access {
+            let (owner, copy) = access.box(copying: frame)
+            frameOwner = owner
+            self.frame = copy
+        }
+        retainedEntry = unretainedEntry?.takeUnretainedValue()
+        unretainedEntry = nil
+    }
+
+    /// Call with `lock` held, at the end of a call, when nothing else references this process.
+    func resetForReuse() {
+        if !storedTuple.isEmpty {
+            storedTuple = PipeTuple()
+        }
+        frame = nil
+        access = nil
+        unretainedEntry = nil
+    }
 }
 
-/// The process of one call of an action with arguments `Argument…` and result `Result`.
+/// The synchronous calls running on one thread, innermost last, and the processes they use.
 ///
-/// `@unchecked Sendable`: `arguments` and `lastReturn` are only touched under the inherited `lock`.
-final class TypedProcess<each Argument, Result>: ActionProcess, @unchecked Sendable {
-    /// Guarded by `lock`.
-    private var arguments: (repeat each Argument)
-    /// Guarded by `lock`. `nil` until an action ran.
-    private var lastReturn: Result?
+/// A process is reused by the next call at the same depth unless something kept it. Only its own thread touches
+/// this object (it lives in a pthread key), so it needs no lock. The key is private rather than RippleCore's
+/// `ThreadLocal` so that a call reads it without retaining it or an exclusivity check.
+@usableFromInline
+final class SyncCalls {
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key, releaseSyncCalls)
+        precondition(status == 0, "RipplePipes: pthread_key_create failed with \(status)")
+        return key
+    }()
 
-    init(arguments: (repeat each Argument), state: ActionState?, actionName: String, entry: AnyObject) {
-        self.arguments = arguments
-        super.init(state: state, actionName: actionName, entry: entry)
+    /// `slots[0..<depth]` hold the processes of running calls, `slots[depth..<count]` free ones. Each slot is its
+    /// own allocation, so a running call's slot never moves when deeper calls grow the table; a plain buffer rather
+    /// than an array, so reading and checking a slot costs no retain and no uniqueness check of the array.
+    @exclusivity(unchecked) private var slots: UnsafeMutablePointer<UnsafeMutablePointer<ActionProcess>>
+    @exclusivity(unchecked) private var capacity = 4
+    @exclusivity(unchecked) private var count = 0
+    @exclusivity(unchecked) private var depth = 0
+
+    private init() {
+        slots = .allocate(capacity: capacity)
     }
 
-    var currentArguments: (repeat each Argument) {
-        lock.withLock { arguments }
-    }
-
-    var result: Result? {
-        lock.withLock { lastReturn }
-    }
-
-    func record(_ value: Result) {
-        lock.withLock { lastReturn = value }
-    }
-
-    override func erasedUpstream() -> Any? {
-        guard let value = result else { return nil }
-        return flattenOptional(value)
-    }
-
-    override func erasedArgumentCount() -> Int {
-        packCount(repeat (each Argument).self)
-    }
-
-    override func erasedArgument(at index: Int) -> Any? {
-        let arguments = currentArguments
-        var position = 0
-        for argument in repeat each arguments {
-            position += 1
-            if position == index {
-                return flattenOptional(argument)
-            }
+    deinit {
+        for index in 0..<count {
+            slots[index].deinitialize(count: 1)
+            slots[index].deallocate()
         }
-        return nil
+        slots.deallocate()
     }
 
-    override func replaceArgument(at index: Int, with value: Any) -> String? {
-        lock.withLock {
-            var replacer = ArgumentReplacer(target: index, value: value)
-            let replaced = (repeat replacer.step(each arguments))
-            if let mismatch = replacer.mismatch {
-                return mismatch
-            }
-            arguments = replaced
-            return nil
+    /// This thread's calls, created on first use and released when the thread exits.
+    static var forThisThread: Unmanaged<SyncCalls> {
+        if let raw = pthread_getspecific(key) {
+            return Unmanaged.fromOpaque(raw)
+        }
+        let calls = Unmanaged.passRetained(SyncCalls())
+        pthread_setspecific(key, calls.toOpaque())
+        return calls
+    }
+
+    /// The process of the innermost synchronous call on this thread.
+    static var innermost: ActionProcess? {
+        guard let raw = pthread_getspecific(key) else { return nil }
+        return Unmanaged<SyncCalls>.fromOpaque(raw)._withUnsafeGuaranteedRef { calls in
+            calls.depth > 0 ? calls.slots[calls.depth - 1].pointee : nil
         }
     }
 
-    /// Runs the registrations in chain order on the calling thread.
-    func runSync(_ registrations: ContiguousArray<AnyObject>) -> Result? {
-        for erased in registrations {
-            // Safe: a slot identifies one key type, so every registration under it has exactly these types.
-            let registration = unsafeDowncast(erased, to: Registration<repeat each Argument, Result>.self)
-            guard registration.admits(self) else { continue }
-            guard let body = registration.body else {
-                programmerError("ActionPipe: \(actionName) has an async action; call it with callAsync")
+    /// The slot of the next free process, now in use; the slot keeps it alive until `pop()`.
+    func push() -> UnsafeMutablePointer<ActionProcess> {
+        if depth == count {
+            if count == capacity {
+                let grown = UnsafeMutablePointer<UnsafeMutablePointer<ActionProcess>>.allocate(capacity: capacity * 2)
+                grown.moveInitialize(from: slots, count: count)
+                slots.deallocate()
+                slots = grown
+                capacity *= 2
             }
-            let arguments = currentArguments
-            if let value = body(self, repeat each arguments) {
-                record(value)
-            }
+            let slot = UnsafeMutablePointer<ActionProcess>.allocate(capacity: 1)
+            slot.initialize(to: ActionProcess())
+            (slots + count).initialize(to: slot)
+            count += 1
         }
-        return result
+        let slot = slots[depth]
+        depth += 1
+        return slot
     }
 
-    /// Runs the registrations in chain order, awaiting async actions.
-    func runAsync(_ registrations: ContiguousArray<AnyObject>) async -> Result? {
-        for erased in registrations {
-            let registration = unsafeDowncast(erased, to: Registration<repeat each Argument, Result>.self)
-            guard registration.admits(self) else { continue }
-            let arguments = currentArguments
-            let value: Result??
-            if let body = registration.asyncBody {
-                value = await body(self, repeat each arguments)
-            } else {
-                value = registration.body?(self, repeat each arguments)
+    /// Ends the innermost call (its process's lock is not held).
+    func pop() {
+        depth -= 1
+        let slot = slots[depth]
+        if isKnownUniquelyReferenced(&slot.pointee) {
+            UnsafeMutableRawPointer(slot).load(as: Unmanaged<ActionProcess>.self)._withUnsafeGuaranteedRef { process in
+                process.lock.synchronize()
+                process.resetForReuse()
             }
-            if let value, let value {
-                record(value)
-            }
-        }
-        return result
-    }
-}
-
-/// Rebuilds an argument tuple element by element, swapping in a new value at one 1-based position.
-private struct ArgumentReplacer {
-    let target: Int
-    let value: Any
-    var position = 0
-    var mismatch: String?
-
-    mutating func step<Element>(_ old: Element) -> Element {
-        position += 1
-        guard position == target else { return old }
-        if let new = value as? Element {
-            return new
-        }
-        mismatch = String(describing: Element.self)
-        return old
-    }
-}
-
-/// Unwraps nested optionals held in an `Any` (`Optional<Any>.some(nil)` is nil, not a value).
-func flattenOptional(_ value: Any) -> Any? {
-    if let optional = value as? any OptionalFlattening {
-        return optional.flattened
-    }
-    return value
-}
-
-private protocol OptionalFlattening {
-    var flattened: Any? { get }
-}
-
-extension Optional: OptionalFlattening {
-    fileprivate var flattened: Any? {
-        switch self {
-        case .some(let wrapped): flattenOptional(wrapped)
-        case .none: nil
+        } else {
+            let kept = slot.pointee
+            kept.lock.lock()
+            kept.keepAfterCall()
+            kept.lock.unlock()
+            slot.pointee = ActionProcess()
         }
     }
 }
+
+#if canImport(Darwin)
+private func releaseSyncCalls(_ raw: UnsafeMutableRawPointer) {
+    Unmanaged<SyncCalls>.fromOpaque(raw).release()
+}
+#else
+private func releaseSyncCalls(_ raw: UnsafeMutableRawPointer?) {
+    guard let raw else { return }
+    Unmanaged<SyncCalls>.fromOpaque(raw).release()
+}
+#endif

@@ -72,9 +72,7 @@ public struct ActionRegistration<Actions: Sendable, each Argument, Result> {
 
     /// Registers `body` as the action. It gets the call's ``ActionProcess`` first, then the arguments.
     public func action(_ body: @escaping @Sendable (ActionProcess, repeat each Argument) -> Result) {
-        install(body: { (process: ActionProcess, arguments: repeat each Argument) -> Result? in
-            body(process, repeat each arguments)
-        }, asyncBody: nil)
+        install(plainBody: body, body: nil, asyncBody: nil)
     }
 
     /// Registers an async action; it runs in `callAsync` calls (a plain call reaching it stops with an error).
@@ -116,10 +114,11 @@ public struct ActionRegistration<Actions: Sendable, each Argument, Result> {
         }, asyncBody: nil)
     }
 
-    private func install(body: (@Sendable (ActionProcess, repeat each Argument) -> Result?)?,
+    private func install(plainBody: (@Sendable (ActionProcess, repeat each Argument) -> Result)? = nil,
+                         body: (@Sendable (ActionProcess, repeat each Argument) -> Result?)?,
                          asyncBody: (@Sendable (ActionProcess, repeat each Argument) async -> Result?)?) {
         let registration = Registration<repeat each Argument, Result>(
-            state: requiredState, requirements: requirements, body: body, asyncBody: asyncBody)
+            state: requiredState, requirements: requirements, plainBody: plainBody, body: body, asyncBody: asyncBody)
         pipe.install(registration, slot: key.slot)
     }
 }

@@ -21,6 +21,7 @@ public struct ActionState: OptionSet, Sendable, Hashable, ExpressibleByIntegerLi
     }
 
     /// Whether an action registered with `self` runs in a call made with `callState` (nil: a call without state).
+    @inlinable
     func admits(_ callState: ActionState?) -> Bool {
         guard let callState else { return true }
         return !isDisjoint(with: callState)

@@ -25,11 +25,11 @@ final class PipeCore: @unchecked Sendable {
 ///
 /// `@unchecked Sendable`: every property is only touched under `pipeGraphLock`.
 final class PipeChain: @unchecked Sendable {
-    var cores: [PipeCore]
+    @exclusivity(unchecked) var cores: [PipeCore]
     /// The chain this one merged into; its `cores` are empty from then on.
-    var forward: PipeChain?
+    @exclusivity(unchecked) var forward: PipeChain?
     /// Every slot's registrations in chain order (indexed by slot), built on the first call after a change.
-    private var plan: ContiguousArray<ContiguousArray<AnyObject>?>?
+    @exclusivity(unchecked) private var plan: ContiguousArray<ContiguousArray<AnyObject>?>?
 
     init(core: PipeCore) {
         cores = [core]

@@ -1,31 +1,64 @@
 /// One registered action: its requirements and its body. Immutable once built, so calls read it without a lock.
-final class Registration<each Argument, Result>: Sendable {
-    let state: ActionState?
+///
+/// `@unchecked Sendable`: nothing is mutable; `plainBody`'s pointee (a `@Sendable` closure) is written once in init.
+@usableFromInline
+final class Registration<each Argument, Result>: @unchecked Sendable {
+    @usableFromInline let state: ActionState?
     let requirements: [ActionRequirement]
+    /// Cached `!requirements.isEmpty`, read by every call.
+    @usableFromInline let hasRequirements: Bool
+    /// A plain `action`'s body, called directly (no wrapper closure per call). Kept behind a pointer so that a call
+    /// borrows the closure where it lies instead of retaining its context around every call.
+    @usableFromInline let plainBody: UnsafeMutablePointer<PlainBody<repeat each Argument, Result>>?
     /// Returns `nil` when the action decided not to run (a freed delegate, an upstream return of the wrong type).
-    let body: (@Sendable (ActionProcess, repeat each Argument) -> Result?)?
-    let asyncBody: (@Sendable (ActionProcess, repeat each Argument) async -> Result?)?
+    @usableFromInline let body: (@Sendable (ActionProcess, repeat each Argument) -> Result?)?
+    @usableFromInline let asyncBody: (@Sendable (ActionProcess, repeat each Argument) async -> Result?)?
 
     init(state: ActionState?, requirements: [ActionRequirement],
+         plainBody: (@Sendable (ActionProcess, repeat each Argument) -> Result)?,
          body: (@Sendable (ActionProcess, repeat each Argument) -> Result?)?,
          asyncBody: (@Sendable (ActionProcess, repeat each Argument) async -> Result?)?) {
         self.state = state
         self.requirements = requirements
+        self.hasRequirements = !requirements.isEmpty
+        if let plainBody {
+            let pointer = UnsafeMutablePointer<PlainBody<repeat each Argument, Result>>.allocate(capacity: 1)
+            pointer.initialize(to: PlainBody(call: plainBody))
+            self.plainBody = pointer
+        } else {
+            self.plainBody = nil
+        }
         self.body = body
         self.asyncBody = asyncBody
     }
 
-    /// Whether the call, as it stands now, meets the state and every requirement.
-    @inline(__always)
-    func admits(_ process: ActionProcess) -> Bool {
-        if let state, !state.admits(process.state) {
+    deinit {
+        if let plainBody {
+            plainBody.deinitialize(count: 1)
+            plainBody.deallocate()
+        }
+    }
+
+    /// Whether the call, as it stands now, meets the state and every requirement. Call with the process's lock held.
+    @inlinable @inline(__always)
+    func admits(_ process: ActionProcess, callState: ActionState?) -> Bool {
+        if let state, !state.admits(callState) {
             return false
         }
-        if requirements.isEmpty {
-            return true
-        }
-        return requirements.allSatisfy { $0.isMet(by: process) }
+        return !hasRequirements || meetsRequirements(process)
     }
+
+    /// Call with the process's lock held.
+    @usableFromInline
+    func meetsRequirements(_ process: ActionProcess) -> Bool {
+        requirements.allSatisfy { $0.isMet(by: process) }
+    }
+}
+
+/// A plain action's closure (a closure of a variadic function type can only be pointed at inside a struct).
+@usableFromInline
+struct PlainBody<each Argument, Result> {
+    @usableFromInline let call: @Sendable (ActionProcess, repeat each Argument) -> Result
 }
 
 /// A condition an action needs before it runs (the seed's `ActionRequirement` settings).
@@ -37,16 +70,17 @@ enum ActionRequirement: Sendable {
     case paramKind(Int, @Sendable (Any) -> Bool)
     case paramNotNil(Int)
 
+    /// Call with the process's lock held.
     func isMet(by process: ActionProcess) -> Bool {
         switch self {
         case .returnKind(let isKind):
-            process.upstreamReturnValue.map(isKind) ?? false
+            process.lockedUpstream().map(isKind) ?? false
         case .returnNotNil:
-            process.upstreamReturnValue != nil
+            process.lockedUpstream() != nil
         case .paramKind(let index, let isKind):
-            process.erasedArgument(at: index).map(isKind) ?? false
+            process.lockedArgument(at: index).map(isKind) ?? false
         case .paramNotNil(let index):
-            process.erasedArgument(at: index) != nil
+            process.lockedArgument(at: index) != nil
         }
     }
 }

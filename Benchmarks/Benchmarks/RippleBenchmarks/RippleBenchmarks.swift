@@ -8,4 +8,5 @@ let benchmarks: @Sendable () -> Void = {
     registerSignalsBenchmarks()
     registerNodesBenchmarks()
     registerNodesGraphBenchmarks()
+    registerPipesBenchmarks()
 }
