@@ -10,20 +10,42 @@ let transformCounter = LiveObjectCounter("Transform")
 ///
 /// `@unchecked Sendable`: `fromStorage`, `toStorage` and `nameStorage` are only touched under `edgeLock`.
 open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, UpstreamEdge, @unchecked Sendable {
-    let edgeLock = Lock()
+    @usableFromInline let edgeLock = NodeLock()
     // Guarded by `edgeLock`, so the dynamic exclusivity checks are turned off.
     @exclusivity(unchecked) private var fromStorage: Node<Input>?
-    @exclusivity(unchecked) private weak var toStorage: Node<Output>?
+    @usableFromInline @exclusivity(unchecked) weak var toStorage: Node<Output>?
     @exclusivity(unchecked) private var nameStorage: String?
     /// The node whose downstream list holds this transform: `from`, while `to` is set too.
     @exclusivity(unchecked) private var registeredIn: Node<Input>?
+    /// How `from` pushes a value into this transform. Set only while initialising (a built-in operator's init
+    /// replaces it), before the transform can be linked or shared; linking copies it into `from`'s list.
+    @usableFromInline @exclusivity(unchecked) var push: PushThunk<Input>
 
+    @inlinable
     public init() {
+        // Built here, where `Input` and `Output` are concrete in the caller's module: a plain `Transform` (a pass
+        // through) then hops fully specialised; a subclass's `next` is reached through the class's vtable.
+        if Input.self == Output.self && Swift.type(of: self) == Transform<Input, Output>.self {
+            push = { edge, value, senders, context in
+                unsafeDowncast(edge, to: Transform<Input, Output>.self)
+                    .emit(unsafeBitCast(value, to: Output.self), senders: senders, context: context)
+            }
+        } else {
+            push = { edge, value, senders, context in
+                unsafeDowncast(edge, to: Transform<Input, Output>.self).next(value, senders: senders, context: context)
+            }
+        }
+        Transform.didCreate()
+    }
+
+    @usableFromInline
+    static func didCreate() {
         transformCounter.increment()
     }
 
     deinit {
         transformCounter.decrement()
+        edgeLock.destroy()
     }
 
     /// The debugging name; operators name their transforms after themselves.
@@ -55,12 +77,9 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         emit(unsafeBitCast(value, to: Output.self), senders: senders, context: context)
     }
 
-    final func receiveErased<V>(_ value: V, senders: SenderList, context: (any Sendable)?) {
-        next(unsafeBitCast(value, to: Input.self), senders: senders, context: context)
-    }
-
     /// Pushes `value` into `to`, unless `to` is already on the sender list (the cycle cut); if `to` is propagating
     /// an earlier value on this thread, the push waits for it.
+    @inlinable
     public final func emit(_ value: Output, senders: SenderList, context: (any Sendable)?) {
         edgeLock.lock()
         let target = toStorage
@@ -73,12 +92,18 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         case .onSenderList:
             return
         case .propagatingElsewhere:
-            // The target is mid-propagation further out on this thread (a listener set another node that feeds
-            // back into it): queue, so its listeners finish the current value first.
-            let snapshot = senders.snapshot()
-            state.pending.append { [weak target] in
-                target?.resumePropagation(value, context: context, senders: snapshot)
-            }
+            queueEmit(value, into: target, senders: senders, context: context)
+        }
+    }
+
+    /// The target is mid-propagation further out on this thread (a listener set another node that feeds back into
+    /// it): queue, so its listeners finish the current value first.
+    @usableFromInline
+    final func queueEmit(_ value: Output, into target: Node<Output>, senders: SenderList,
+                         context: (any Sendable)?) {
+        let snapshot = senders.snapshot()
+        senders.state.pending.append { [weak target] in
+            target?.resumePropagation(value, context: context, senders: snapshot)
         }
     }
 
@@ -164,7 +189,7 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         let previous = registeredIn
         if wanted !== previous {
             previous?.removeDownstreamEdge(ObjectIdentifier(self))
-            wanted?.addDownstream(self)
+            wanted?.addDownstream(DownstreamSlot(edge: self, push: push))
             registeredIn = wanted
         }
         edgeLock.unlock()
