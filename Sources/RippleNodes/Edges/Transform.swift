@@ -10,28 +10,29 @@ let transformCounter = LiveObjectCounter("Transform")
 ///
 /// `@unchecked Sendable`: `fromStorage`, `toStorage` and `nameStorage` are only touched under `edgeLock`.
 open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, UpstreamEdge, @unchecked Sendable {
-    @usableFromInline let edgeLock = NodeLock()
+    @usableFromInline final let edgeLock = NodeLock()
     // Guarded by `edgeLock`, so the dynamic exclusivity checks are turned off.
     @exclusivity(unchecked) private var fromStorage: Node<Input>?
-    @usableFromInline @exclusivity(unchecked) weak var toStorage: Node<Output>?
+    @usableFromInline @exclusivity(unchecked) final weak var toStorage: Node<Output>?
     @exclusivity(unchecked) private var nameStorage: String?
     /// The node whose downstream list holds this transform: `from`, while `to` is set too.
     @exclusivity(unchecked) private var registeredIn: Node<Input>?
+    /// The `to` that registration's slot carries.
+    @exclusivity(unchecked) private var registeredTo: ObjectIdentifier?
     /// How `from` pushes a value into this transform. Set only while initialising (a built-in operator's init
     /// replaces it), before the transform can be linked or shared; linking copies it into `from`'s list.
-    @usableFromInline @exclusivity(unchecked) var push: PushThunk<Input>
+    @usableFromInline @exclusivity(unchecked) final var push: PushThunk<Input>
 
     @inlinable
     public init() {
         // Built here, where `Input` and `Output` are concrete in the caller's module: a plain `Transform` (a pass
         // through) then hops fully specialised; a subclass's `next` is reached through the class's vtable.
         if Input.self == Output.self && Swift.type(of: self) == Transform<Input, Output>.self {
-            push = { edge, value, senders, context in
-                unsafeDowncast(edge, to: Transform<Input, Output>.self)
-                    .emit(unsafeBitCast(value, to: Output.self), senders: senders, context: context)
+            push = { _, target, value, senders, context in
+                Transform<Input, Output>.emit(unsafeBitCast(value, to: Output.self), into: target, senders: senders, context: context)
             }
         } else {
-            push = { edge, value, senders, context in
+            push = { edge, _, value, senders, context in
                 unsafeDowncast(edge, to: Transform<Input, Output>.self).next(value, senders: senders, context: context)
             }
         }
@@ -85,6 +86,13 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         let target = toStorage
         edgeLock.unlock()
         guard let target else { return }
+        Transform.emit(value, into: target, senders: senders, context: context)
+    }
+
+    /// `emit` once `to` is known: the built-in operators' push thunks get it from the slot of `from`'s edge list.
+    @inlinable @inline(__always)
+    static func emit(_ value: Output, into target: AnyObject, senders: SenderList, context: (any Sendable)?) {
+        let target = unsafeDowncast(target, to: Node<Output>.self)
         let state = senders.state
         switch state.position(of: ObjectIdentifier(target)) {
         case .notPropagating:
@@ -99,7 +107,7 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
     /// The target is mid-propagation further out on this thread (a listener set another node that feeds back into
     /// it): queue, so its listeners finish the current value first.
     @usableFromInline
-    final func queueEmit(_ value: Output, into target: Node<Output>, senders: SenderList,
+    static func queueEmit(_ value: Output, into target: Node<Output>, senders: SenderList,
                          context: (any Sendable)?) {
         let snapshot = senders.snapshot()
         senders.state.pending.append { [weak target] in
@@ -185,12 +193,17 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
     /// concurrent relinks cannot reorder the add and the remove.
     private func reconcileRegistration() {
         edgeLock.lock()
-        let wanted = toStorage == nil ? nil : fromStorage
+        let target = toStorage
+        let wanted = target == nil ? nil : fromStorage
         let previous = registeredIn
-        if wanted !== previous {
+        // The slot carries `to` as well, so a new `to` means a new slot.
+        if wanted !== previous || target.map(ObjectIdentifier.init) != registeredTo {
             previous?.removeDownstreamEdge(ObjectIdentifier(self))
-            wanted?.addDownstream(DownstreamSlot(edge: self, push: push))
+            if let wanted, let target {
+                wanted.addDownstream(DownstreamSlot(edge: self, target: target, push: push))
+            }
             registeredIn = wanted
+            registeredTo = wanted == nil ? nil : target.map(ObjectIdentifier.init)
         }
         edgeLock.unlock()
         withExtendedLifetime(previous) {}

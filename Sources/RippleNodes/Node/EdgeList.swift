@@ -5,29 +5,46 @@ final class EdgeList<Value: Sendable>: @unchecked Sendable {
     // Immutable after init; the elements are themselves thread-safe.
     @usableFromInline let listeners: [ListenEdge<Value>]
     @usableFromInline let downstream: [DownstreamSlot<Value>]
+    /// The same objects, unretained: while propagation holds this list, `listeners` and `downstream` keep them alive,
+    /// so reading them costs no retain/release per listener or hop.
+    @usableFromInline let listenerRefs: [Unmanaged<ListenEdge<Value>>]
+    @usableFromInline let downstreamRefs: [Unmanaged<DownstreamSlot<Value>>]
 
     init(listeners: [ListenEdge<Value>], downstream: [DownstreamSlot<Value>]) {
         self.listeners = listeners
         self.downstream = downstream
+        listenerRefs = listeners.map { Unmanaged.passUnretained($0) }
+        downstreamRefs = downstream.map { Unmanaged.passUnretained($0) }
     }
 
     static var empty: EdgeList { EdgeList(listeners: [], downstream: []) }
+
+    @usableFromInline
+    func containsDownstream(_ slot: DownstreamSlot<Value>) -> Bool {
+        downstream.contains { $0 === slot }
+    }
 }
 
 /// How a node pushes a value along one downstream transform: a thunk created where the transform's types are
 /// concrete (an `@inlinable` initialiser), so the whole hop runs specialised in the client module.
 @usableFromInline
-typealias PushThunk<Input> = @Sendable (AnyObject, Input, SenderList, (any Sendable)?) -> Void
+typealias PushThunk<Input> = @Sendable (_ edge: AnyObject, _ target: AnyObject, Input, SenderList,
+                                        (any Sendable)?) -> Void
 
-/// One downstream transform in a node's list: the edge (held strongly) and its push thunk.
+/// One downstream transform in a node's list: the edge (held strongly), its `to` node (weakly, as the transform
+/// holds it) and its push thunk. A transform whose `to` changes gets a new slot, so a slot never changes and
+/// propagation reads `to` without the edge's lock.
 @usableFromInline
-struct DownstreamSlot<Input: Sendable>: @unchecked Sendable {
-    // `edge` is a thread-safe transform; `push` is a non-capturing @Sendable thunk.
+final class DownstreamSlot<Input: Sendable>: @unchecked Sendable {
+    // `target` is written only in init (weak references clear themselves atomically); `edge` is a thread-safe
+    // transform and `push` a non-capturing @Sendable thunk.
     @usableFromInline let edge: any DownstreamEdge
+    @usableFromInline final weak var target: AnyObject?
     @usableFromInline let push: PushThunk<Input>
 
-    init(edge: any DownstreamEdge, push: @escaping PushThunk<Input>) {
+    init(edge: any DownstreamEdge, target: AnyObject, push: @escaping PushThunk<Input>) {
         self.edge = edge
+        self.target = target
         self.push = push
     }
 }

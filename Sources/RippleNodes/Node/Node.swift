@@ -15,13 +15,14 @@ let nodeCounter = LiveObjectCounter("Node")
 ///
 /// `@unchecked Sendable`: every stored property below is read and written only under `lock`.
 public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @unchecked Sendable {
-    @usableFromInline let lock = NodeLock()
+    @usableFromInline final let lock = NodeLock()
     // Guarded by `lock`, which already makes every access exclusive: the dynamic exclusivity checks are turned off.
-    @usableFromInline @exclusivity(unchecked) var storage: Value?
-    @usableFromInline @exclusivity(unchecked) var mutableFlag: Bool
+    // `final`, so code inlined into other modules reads the fields directly rather than through accessors.
+    @usableFromInline @exclusivity(unchecked) final var storage: Value?
+    @usableFromInline @exclusivity(unchecked) final var mutableFlag: Bool
     @exclusivity(unchecked) var nameStorage: String?
     /// Listeners and downstream transforms, replaced as a whole on every change (see `EdgeList`).
-    @usableFromInline @exclusivity(unchecked) var edges: EdgeList<Value> = .empty
+    @usableFromInline @exclusivity(unchecked) final var edges: EdgeList<Value> = .empty
     @exclusivity(unchecked) var upstream: [any UpstreamEdge] = []
 
     init(storage: Value?, mutable: Bool) {

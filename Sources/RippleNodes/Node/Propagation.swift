@@ -1,5 +1,32 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import DequeModule
 import RippleCore
+
+/// The pthread key of the engine's per-thread state: RippleCore's `ThreadLocal`, without its generic wrapper, so the
+/// lookup is one `pthread_getspecific` and no retain.
+private let propagationStateKey: pthread_key_t = {
+    var key = pthread_key_t()
+    let status = pthread_key_create(&key, releasePropagationState)
+    precondition(status == 0, "RippleNodes: pthread_key_create failed with \(status)")
+    return key
+}()
+
+#if canImport(Darwin)
+private func releasePropagationState(_ raw: UnsafeMutableRawPointer) {
+    Unmanaged<PropagationState>.fromOpaque(raw).release()
+}
+#else
+private func releasePropagationState(_ raw: UnsafeMutableRawPointer?) {
+    guard let raw else { return }
+    Unmanaged<PropagationState>.fromOpaque(raw).release()
+}
+#endif
 
 // The propagation engine, in one place: every value that moves through the graph passes through here.
 //
@@ -18,11 +45,20 @@ import RippleCore
 /// The per-thread state of the engine.
 @usableFromInline
 final class PropagationState {
-    private static let local = ThreadLocal<PropagationState>()
-
+    /// This thread's state. Returned unretained: the thread's key holds it until the thread exits, and callers
+    /// keep it in `unowned(unsafe)` locals, so there is no retain/release per set.
     @usableFromInline
-    static var current: PropagationState {
-        local.value(orMake: PropagationState.init)
+    static var current: Unmanaged<PropagationState> {
+        if let raw = pthread_getspecific(propagationStateKey) {
+            return Unmanaged.fromOpaque(raw)
+        }
+        return makeCurrent()
+    }
+
+    private static func makeCurrent() -> Unmanaged<PropagationState> {
+        let state = Unmanaged.passRetained(PropagationState())
+        pthread_setspecific(propagationStateKey, state.toOpaque())
+        return state
     }
 
     /// Every node propagating on this thread, outermost first. `path[base...]` is the current propagation's sender
@@ -108,7 +144,8 @@ final class PropagationState {
 /// ``Transform/emit(_:senders:context:)``; to carry a value across a scheduler, keep ``snapshot()`` and emit with
 /// ``Transform/emit(_:after:context:)``.
 public struct SenderList {
-    @usableFromInline let state: PropagationState
+    // The thread's state outlives every propagation on that thread (see `PropagationState.current`).
+    @usableFromInline unowned(unsafe) let state: PropagationState
 
     @inlinable
     init(state: PropagationState) {
@@ -139,7 +176,7 @@ extension Node {
     /// set on a read-only node.
     @inlinable
     final func startPropagation(_ value: Value?, context: (any Sendable)?, checkMutable: Bool = false) {
-        let state = PropagationState.current
+        unowned(unsafe) let state = PropagationState.current.takeUnretainedValue()
         if state.isPropagating(ObjectIdentifier(self)) {
             queueSet(value, context: context, checkMutable: checkMutable, state: state)
             return
@@ -164,7 +201,7 @@ extension Node {
 
     /// Resumes a propagation that crossed a scheduler: the sender list is the one kept before the hop.
     final func resumePropagation(_ value: Value, context: (any Sendable)?, senders: SenderSnapshot) {
-        let state = PropagationState.current
+        let state = PropagationState.current.takeUnretainedValue()
         state.withFreshSenderList(senders.ids[...]) {
             if !state.senderListContains(ObjectIdentifier(self)) {
                 receive(value, context: context, state: state)
@@ -185,35 +222,44 @@ extension Node {
             readOnlySetFailed()
         }
         swap(&storage, &previous)
-        // One immutable snapshot of both lists: a retain, not an allocation.
+        // One immutable snapshot of both lists: a retain, not an allocation. It keeps every listener and slot alive
+        // until the end, so the loops below read them unretained.
         let edges = self.edges
-        let listeners = edges.listeners
+        let listeners = edges.listenerRefs
         let listenerCount = listeners.count
         // The first listener's flag is read under this lock already; later ones are re-read (under the lock) after
         // user code has run, since a listener may cancel another.
-        var live = listenerCount > 0 && listeners[0].live
+        var live = listenerCount > 0 && listeners[0]._withUnsafeGuaranteedRef { $0.live }
         lock.unlock()
         withExtendedLifetime(previous) {}
         state.path.append(ObjectIdentifier(self))
         var index = 0
         while index < listenerCount {
-            let listener = listeners[index]
-            if index > 0 {
-                lock.lock()
-                live = listener.live
-                lock.unlock()
+            listeners[index]._withUnsafeGuaranteedRef { listener in
+                if index > 0 {
+                    lock.lock()
+                    live = listener.live
+                    lock.unlock()
+                }
+                if live { listener.action(value, context) }
             }
-            if live { listener.action(value, context) }
             index += 1
         }
-        let downstream = edges.downstream
+        let downstream = edges.downstreamRefs
         let downstreamCount = downstream.count
         if downstreamCount > 0 {
             let senders = SenderList(state: state)
             index = 0
             while index < downstreamCount {
-                let slot = downstream[index]
-                slot.push(slot.edge, value, senders, context)
+                downstream[index]._withUnsafeGuaranteedRef { slot in
+                    // Once user code has run (a listener, an earlier hop), the transform may have been unlinked:
+                    // check it against the current list, under this node's lock. Nothing ran before the first hop
+                    // of a node without listeners, the common case in a chain.
+                    if (index == 0 && listenerCount == 0) || isStillDownstream(slot, since: edges),
+                       let target = slot.target {
+                        slot.push(slot.edge, target, value, senders, context)
+                    }
+                }
                 index += 1
             }
         }
@@ -221,10 +267,20 @@ extension Node {
         withExtendedLifetime(edges) {}
     }
 
+    /// Whether `edge` is still in this node's downstream list; `snapshot` is the list propagation started with.
+    @inlinable
+    final func isStillDownstream(_ slot: DownstreamSlot<Value>, since snapshot: EdgeList<Value>) -> Bool {
+        lock.lock()
+        let current = edges
+        let linked = current === snapshot || current.containsDownstream(slot)
+        lock.unlock()
+        return linked
+    }
+
     /// Pushes this node's current value (if any) along one transform: what linking does.
     final func pushCurrentValue(along edge: Transform<Value, some Sendable>) {
         guard let current = value else { return }
-        let state = PropagationState.current
+        let state = PropagationState.current.takeUnretainedValue()
         state.withFreshSenderList([]) {
             state.path.append(ObjectIdentifier(self))
             edge.next(current, senders: SenderList(state: state), context: nil)

@@ -8,9 +8,9 @@ final class FilterTransform<Value: Sendable>: Transform<Value, Value>, @unchecke
         self.isIncluded = isIncluded
         super.init()
         // The hop runs specialised in the caller's module, without the vtable.
-        push = { edge, value, senders, context in
+        push = { edge, target, value, senders, context in
             let filter = unsafeDowncast(edge, to: FilterTransform<Value>.self)
-            if filter.isIncluded(value) { filter.emit(value, senders: senders, context: context) }
+            if filter.isIncluded(value) { Transform<Value, Value>.emit(value, into: target, senders: senders, context: context) }
         }
     }
 

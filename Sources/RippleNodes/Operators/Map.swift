@@ -8,9 +8,9 @@ final class MapTransform<Input: Sendable, Output: Sendable>: Transform<Input, Ou
         self.body = body
         super.init()
         // The hop runs specialised in the caller's module, without the vtable.
-        push = { edge, value, senders, context in
+        push = { edge, target, value, senders, context in
             let map = unsafeDowncast(edge, to: MapTransform<Input, Output>.self)
-            map.emit(map.body(value), senders: senders, context: context)
+            Transform<Input, Output>.emit(map.body(value), into: target, senders: senders, context: context)
         }
     }
 
