@@ -33,7 +33,8 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
             }
         } else {
             push = { edge, _, value, senders, context in
-                unsafeDowncast(edge, to: Transform<Input, Output>.self).next(value, senders: senders, context: context)
+                unsafeDowncast(edge.takeUnretainedValue(), to: Transform<Input, Output>.self)
+                    .next(value, senders: senders, context: context)
             }
         }
         Transform.didCreate()
@@ -86,21 +87,27 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         let target = toStorage
         edgeLock.unlock()
         guard let target else { return }
-        Transform.emit(value, into: target, senders: senders, context: context)
+        Transform.emit(value, into: Unmanaged.passUnretained(target), senders: senders, context: context)
+        extendLifetime(target)
     }
 
     /// `emit` once `to` is known: the built-in operators' push thunks get it from the slot of `from`'s edge list.
     @inlinable @inline(__always)
-    static func emit(_ value: Output, into target: AnyObject, senders: SenderList, context: (any Sendable)?) {
-        let target = unsafeDowncast(target, to: Node<Output>.self)
-        let state = senders.state
-        switch state.position(of: ObjectIdentifier(target)) {
-        case .notPropagating:
-            target.receive(value, context: context, state: state)
-        case .onSenderList:
-            return
-        case .propagatingElsewhere:
-            queueEmit(value, into: target, senders: senders, context: context)
+    static func emit(_ value: Output, into target: Unmanaged<AnyObject>, senders: SenderList,
+                     context: (any Sendable)?) {
+        // The caller keeps the target alive: borrow it, no retain (a node's refcounting is slow once it is the
+        // target of weak references).
+        target._withUnsafeGuaranteedRef { object in
+            let target = unsafeDowncast(object, to: Node<Output>.self)
+            let state = senders.state
+            switch state.position(of: ObjectIdentifier(target)) {
+            case .notPropagating:
+                target.receive(value, context: context, state: state)
+            case .onSenderList:
+                return
+            case .propagatingElsewhere:
+                queueEmit(value, into: target, senders: senders, context: context)
+            }
         }
     }
 

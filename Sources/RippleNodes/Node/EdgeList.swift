@@ -5,16 +5,27 @@ final class EdgeList<Value: Sendable>: @unchecked Sendable {
     // Immutable after init; the elements are themselves thread-safe.
     @usableFromInline let listeners: [ListenEdge<Value>]
     @usableFromInline let downstream: [DownstreamSlot<Value>]
-    /// The same objects, unretained: while propagation holds this list, `listeners` and `downstream` keep them alive,
-    /// so reading them costs no retain/release per listener or hop.
-    @usableFromInline let listenerRefs: [Unmanaged<ListenEdge<Value>>]
-    @usableFromInline let downstreamRefs: [Unmanaged<DownstreamSlot<Value>>]
+    /// The same objects, unretained, in plain buffers: while propagation holds this list, `listeners` and
+    /// `downstream` keep them alive, so reading them costs no retain/release per list, listener or hop.
+    @usableFromInline let listenerRefs: UnsafeMutablePointer<Unmanaged<ListenEdge<Value>>>
+    @usableFromInline let listenerCount: Int
+    @usableFromInline let downstreamRefs: UnsafeMutablePointer<Unmanaged<DownstreamSlot<Value>>>
+    @usableFromInline let downstreamCount: Int
 
     init(listeners: [ListenEdge<Value>], downstream: [DownstreamSlot<Value>]) {
         self.listeners = listeners
         self.downstream = downstream
-        listenerRefs = listeners.map { Unmanaged.passUnretained($0) }
-        downstreamRefs = downstream.map { Unmanaged.passUnretained($0) }
+        listenerCount = listeners.count
+        listenerRefs = .allocate(capacity: max(listeners.count, 1))
+        listenerRefs.initialize(from: listeners.map { Unmanaged.passUnretained($0) }, count: listeners.count)
+        downstreamCount = downstream.count
+        downstreamRefs = .allocate(capacity: max(downstream.count, 1))
+        downstreamRefs.initialize(from: downstream.map { Unmanaged.passUnretained($0) }, count: downstream.count)
+    }
+
+    deinit {
+        listenerRefs.deallocate()
+        downstreamRefs.deallocate()
     }
 
     static var empty: EdgeList { EdgeList(listeners: [], downstream: []) }
@@ -28,8 +39,8 @@ final class EdgeList<Value: Sendable>: @unchecked Sendable {
 /// How a node pushes a value along one downstream transform: a thunk created where the transform's types are
 /// concrete (an `@inlinable` initialiser), so the whole hop runs specialised in the client module.
 @usableFromInline
-typealias PushThunk<Input> = @Sendable (_ edge: AnyObject, _ target: AnyObject, Input, SenderList,
-                                        (any Sendable)?) -> Void
+typealias PushThunk<Input> = @Sendable (_ edge: Unmanaged<AnyObject>, _ target: Unmanaged<AnyObject>, Input,
+                                        SenderList, (any Sendable)?) -> Void
 
 /// One downstream transform in a node's list: the edge (held strongly), its `to` node (weakly, as the transform
 /// holds it) and its push thunk. A transform whose `to` changes gets a new slot, so a slot never changes and
@@ -39,11 +50,14 @@ final class DownstreamSlot<Input: Sendable>: @unchecked Sendable {
     // `target` is written only in init (weak references clear themselves atomically); `edge` is a thread-safe
     // transform and `push` a non-capturing @Sendable thunk.
     @usableFromInline let edge: any DownstreamEdge
-    @usableFromInline final weak var target: AnyObject?
+    /// `edge`, unretained (`edge` keeps it alive), for the push thunk.
+    @usableFromInline let edgeRef: Unmanaged<AnyObject>
+    @usableFromInline @exclusivity(unchecked) final weak var target: AnyObject?
     @usableFromInline let push: PushThunk<Input>
 
     init(edge: any DownstreamEdge, target: AnyObject, push: @escaping PushThunk<Input>) {
         self.edge = edge
+        edgeRef = Unmanaged.passUnretained(edge as AnyObject)
         self.target = target
         self.push = push
     }

@@ -64,18 +64,46 @@ final class PropagationState {
     /// Every node propagating on this thread, outermost first. `path[base...]` is the current propagation's sender
     /// list; nested user sets start a fresh sender list above `base`, so they are not cut by an unrelated path.
     // Only this thread touches this object, so dynamic exclusivity checks (a thread-local lookup each) buy nothing.
-    @usableFromInline @exclusivity(unchecked) var path: [ObjectIdentifier] = []
+    // A hand-managed buffer rather than an Array: no uniqueness check or capacity branch into generic code per hop.
+    @usableFromInline @exclusivity(unchecked) var path: UnsafeMutablePointer<ObjectIdentifier>
+    @usableFromInline @exclusivity(unchecked) var pathCount = 0
+    @usableFromInline @exclusivity(unchecked) var pathCapacity = 32
     @usableFromInline @exclusivity(unchecked) var base = 0
     @usableFromInline @exclusivity(unchecked) var pending = Deque<() -> Void>()
     @exclusivity(unchecked) var draining = false
 
     init() {
-        path.reserveCapacity(32)
+        path = .allocate(capacity: pathCapacity)
+    }
+
+    deinit {
+        path.deallocate()
+    }
+
+    @inlinable @inline(__always)
+    func push(_ id: ObjectIdentifier) {
+        if pathCount == pathCapacity { growPath() }
+        (path + pathCount).initialize(to: id)
+        pathCount += 1
+    }
+
+    @inlinable @inline(__always)
+    func pop() {
+        pathCount -= 1
+    }
+
+    @usableFromInline
+    func growPath() {
+        let grown = UnsafeMutablePointer<ObjectIdentifier>.allocate(capacity: pathCapacity * 2)
+        grown.moveInitialize(from: path, count: pathCount)
+        path.deallocate()
+        path = grown
+        pathCapacity *= 2
     }
 
     @inlinable @inline(__always)
     func isPropagating(_ id: ObjectIdentifier) -> Bool {
-        var index = path.count - 1
+        var index = pathCount - 1
         while index >= 0 {
             if path[index] == id { return true }
             index -= 1
@@ -93,7 +121,7 @@ final class PropagationState {
     /// Where `id` is on this thread's path, in one scan from the innermost node out.
     @inlinable @inline(__always)
     func position(of id: ObjectIdentifier) -> Position {
-        var index = path.count - 1
+        var index = pathCount - 1
         while index >= 0 {
             if path[index] == id { return index >= base ? .onSenderList : .propagatingElsewhere }
             index -= 1
@@ -104,7 +132,7 @@ final class PropagationState {
     @inline(__always)
     func senderListContains(_ id: ObjectIdentifier) -> Bool {
         var index = base
-        while index < path.count {
+        while index < pathCount {
             if path[index] == id { return true }
             index += 1
         }
@@ -115,23 +143,23 @@ final class PropagationState {
     @inline(__always)
     func withFreshSenderList(_ senders: ArraySlice<ObjectIdentifier>, _ body: () -> Void) {
         let savedBase = base
-        let savedCount = path.count
+        let savedCount = pathCount
         base = savedCount
-        path.append(contentsOf: senders)
+        for id in senders { push(id) }
         body()
-        path.removeLast(path.count - savedCount)
+        pathCount = savedCount
         base = savedBase
         drainIfIdle()
     }
 
     @inlinable @inline(__always)
     func drainIfIdle() {
-        if path.isEmpty && !pending.isEmpty { drainPending() }
+        if pathCount == 0 && !pending.isEmpty { drainPending() }
     }
 
     @usableFromInline
     func drainPending() {
-        guard path.isEmpty, !draining else { return }
+        guard pathCount == 0, !draining else { return }
         draining = true
         while let job = pending.popFirst() { job() }
         draining = false
@@ -159,7 +187,8 @@ public struct SenderList {
 
     /// The path, kept for a later, asynchronous emission.
     public func snapshot() -> SenderSnapshot {
-        SenderSnapshot(ids: Array(state.path[state.base...]))
+        SenderSnapshot(ids: Array(UnsafeBufferPointer(start: state.path + state.base,
+                                                      count: state.pathCount - state.base)))
     }
 }
 
@@ -176,21 +205,23 @@ extension Node {
     /// set on a read-only node.
     @inlinable
     final func startPropagation(_ value: Value?, context: (any Sendable)?, checkMutable: Bool = false) {
-        unowned(unsafe) let state = PropagationState.current.takeUnretainedValue()
-        if state.isPropagating(ObjectIdentifier(self)) {
-            queueSet(value, context: context, checkMutable: checkMutable, state: state)
-            return
+        // The thread's key keeps the state alive: no retain for this propagation.
+        PropagationState.current._withUnsafeGuaranteedRef { state in
+            if state.isPropagating(ObjectIdentifier(self)) {
+                queueSet(value, context: context, checkMutable: checkMutable, state: state)
+                return
+            }
+            guard let value else {
+                if checkMutable { requireMutable() }
+                cleanStorage()
+                return
+            }
+            let savedBase = state.base
+            state.base = state.pathCount
+            receive(value, context: context, state: state, checkMutable: checkMutable)
+            state.base = savedBase
+            state.drainIfIdle()
         }
-        guard let value else {
-            if checkMutable { requireMutable() }
-            cleanStorage()
-            return
-        }
-        let savedBase = state.base
-        state.base = state.path.count
-        receive(value, context: context, state: state, checkMutable: checkMutable)
-        state.base = savedBase
-        state.drainIfIdle()
     }
 
     @usableFromInline
@@ -226,13 +257,13 @@ extension Node {
         // until the end, so the loops below read them unretained.
         let edges = self.edges
         let listeners = edges.listenerRefs
-        let listenerCount = listeners.count
+        let listenerCount = edges.listenerCount
         // The first listener's flag is read under this lock already; later ones are re-read (under the lock) after
         // user code has run, since a listener may cancel another.
         var live = listenerCount > 0 && listeners[0]._withUnsafeGuaranteedRef { $0.live }
         lock.unlock()
-        withExtendedLifetime(previous) {}
-        state.path.append(ObjectIdentifier(self))
+        extendLifetime(previous)
+        state.push(ObjectIdentifier(self))
         var index = 0
         while index < listenerCount {
             listeners[index]._withUnsafeGuaranteedRef { listener in
@@ -246,7 +277,7 @@ extension Node {
             index += 1
         }
         let downstream = edges.downstreamRefs
-        let downstreamCount = downstream.count
+        let downstreamCount = edges.downstreamCount
         if downstreamCount > 0 {
             let senders = SenderList(state: state)
             index = 0
@@ -257,14 +288,15 @@ extension Node {
                     // of a node without listeners, the common case in a chain.
                     if (index == 0 && listenerCount == 0) || isStillDownstream(slot, since: edges),
                        let target = slot.target {
-                        slot.push(slot.edge, target, value, senders, context)
+                        slot.push(slot.edgeRef, Unmanaged.passUnretained(target), value, senders, context)
+                        extendLifetime(target)
                     }
                 }
                 index += 1
             }
         }
-        state.path.removeLast()
-        withExtendedLifetime(edges) {}
+        state.pop()
+        extendLifetime(edges)
     }
 
     /// Whether `edge` is still in this node's downstream list; `snapshot` is the list propagation started with.
@@ -282,9 +314,9 @@ extension Node {
         guard let current = value else { return }
         let state = PropagationState.current.takeUnretainedValue()
         state.withFreshSenderList([]) {
-            state.path.append(ObjectIdentifier(self))
+            state.push(ObjectIdentifier(self))
             edge.next(current, senders: SenderList(state: state), context: nil)
-            state.path.removeLast()
+            state.pop()
         }
     }
 }

@@ -9,8 +9,9 @@ final class FilterTransform<Value: Sendable>: Transform<Value, Value>, @unchecke
         super.init()
         // The hop runs specialised in the caller's module, without the vtable.
         push = { edge, target, value, senders, context in
-            let filter = unsafeDowncast(edge, to: FilterTransform<Value>.self)
-            if filter.isIncluded(value) { Transform<Value, Value>.emit(value, into: target, senders: senders, context: context) }
+            if edge._withUnsafeGuaranteedRef({ unsafeDowncast($0, to: FilterTransform<Value>.self).isIncluded(value) }) {
+                Transform<Value, Value>.emit(value, into: target, senders: senders, context: context)
+            }
         }
     }
 
