@@ -35,7 +35,10 @@ public struct Listening<Value: Sendable> {
         let edge = ListenEdge(node: node, action: block)
         let current = node.value
         node.attach(edge, bag: bag)
-        if let current, node.lock.withLock({ edge.live }) { edge.action(current, nil) }
+        // `live` is guarded by the node's lock (see `ListenEdge`).
+        if let current, node.lock.withLock({ edge.live }) {
+            edge.action(current, nil)
+        }
         return edge
     }
 

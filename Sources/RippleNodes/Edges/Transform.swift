@@ -29,7 +29,8 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         // through) then hops fully specialised; a subclass's `next` is reached through the class's vtable.
         if Input.self == Output.self && Swift.type(of: self) == Transform<Input, Output>.self {
             push = { _, target, value, senders, context in
-                Transform<Input, Output>.emit(unsafeBitCast(value, to: Output.self), into: target, senders: senders, context: context)
+                Transform<Input, Output>.emit(unsafeBitCast(value, to: Output.self), into: target, senders: senders,
+                                              context: context)
             }
         } else {
             push = { edge, _, value, senders, context in

@@ -170,7 +170,8 @@ final class PropagationState {
 ///
 /// A custom ``Transform`` receives it in ``Transform/next(_:senders:context:)`` and hands it back to
 /// ``Transform/emit(_:senders:context:)``; to carry a value across a scheduler, keep ``snapshot()`` and emit with
-/// ``Transform/emit(_:after:context:)``.
+/// ``Transform/emit(_:after:context:)``. A sender list is only valid during the call that received it, on that
+/// thread: it refers to the thread's propagation state without retaining it.
 public struct SenderList {
     // The thread's state outlives every propagation on that thread (see `PropagationState.current`).
     @usableFromInline unowned(unsafe) let state: PropagationState

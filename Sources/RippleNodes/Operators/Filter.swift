@@ -9,7 +9,10 @@ final class FilterTransform<Value: Sendable>: Transform<Value, Value>, @unchecke
         super.init()
         // The hop runs specialised in the caller's module, without the vtable.
         push = { edge, target, value, senders, context in
-            if edge._withUnsafeGuaranteedRef({ unsafeDowncast($0, to: FilterTransform<Value>.self).isIncluded(value) }) {
+            let included = edge._withUnsafeGuaranteedRef {
+                unsafeDowncast($0, to: FilterTransform<Value>.self).isIncluded(value)
+            }
+            if included {
                 Transform<Value, Value>.emit(value, into: target, senders: senders, context: context)
             }
         }

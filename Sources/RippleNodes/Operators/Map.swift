@@ -9,7 +9,9 @@ final class MapTransform<Input: Sendable, Output: Sendable>: Transform<Input, Ou
         super.init()
         // The hop runs specialised in the caller's module, without the vtable.
         push = { edge, target, value, senders, context in
-            let output = edge._withUnsafeGuaranteedRef { unsafeDowncast($0, to: MapTransform<Input, Output>.self).body(value) }
+            let output = edge._withUnsafeGuaranteedRef {
+                unsafeDowncast($0, to: MapTransform<Input, Output>.self).body(value)
+            }
             Transform<Input, Output>.emit(output, into: target, senders: senders, context: context)
         }
     }
