@@ -23,7 +23,7 @@ extension Node {
     }
 
     /// Links `upstream` into this node with a plain pass-through ``Transform`` (`linkTo:`).
-    @discardableResult
+    @inlinable @discardableResult
     public final func link(to upstream: Node<Value>) -> any Cancellable {
         link(to: upstream, transform: Transform<Value, Value>())
     }

@@ -5,12 +5,16 @@ let listenEdgeCounter = LiveObjectCounter("ListenEdge")
 /// The edge from a node to one listener. It holds the node (so a listened node stays alive) and is held by the
 /// listener owner's `CancelBag`; cancelling it — or freeing the owner — detaches it and releases the node.
 ///
-/// `@unchecked Sendable`: `node` and `cancelled` are only touched under `lock`; `action` is immutable.
-public final class ListenEdge<Value: Sendable>: Cancellable, ListenerEdge, @unchecked Sendable {
+/// `@unchecked Sendable`: `node` and `cancelled` are only touched under `lock`; `live` only under the node's lock
+/// (the node it was created for); `action` is immutable.
+public final class ListenEdge<Value: Sendable>: Cancellable, @unchecked Sendable {
     private let lock = Lock()
     @exclusivity(unchecked) private var node: Node<Value>?
     @exclusivity(unchecked) private var cancelled = false
-    private let action: @Sendable (Value, (any Sendable)?) -> Void
+    /// False once cancelled. Guarded by the node's lock, which propagation holds anyway when it takes the listener
+    /// list: no lock of its own per call.
+    @usableFromInline @exclusivity(unchecked) var live = true
+    @usableFromInline let action: @Sendable (Value, (any Sendable)?) -> Void
 
     init(node: Node<Value>, action: @escaping @Sendable (Value, (any Sendable)?) -> Void) {
         self.node = node
@@ -22,19 +26,6 @@ public final class ListenEdge<Value: Sendable>: Cancellable, ListenerEdge, @unch
         listenEdgeCounter.decrement()
     }
 
-    /// Calls the listener, unless the edge was cancelled meanwhile.
-    @inline(__always)
-    func deliver(_ value: Value, context: (any Sendable)?) {
-        lock.lock()
-        let live = !cancelled
-        lock.unlock()
-        if live { action(value, context) }
-    }
-
-    func deliverErased<V>(_ value: V, context: (any Sendable)?) {
-        deliver(unsafeBitCast(value, to: Value.self), context: context)
-    }
-
     public func cancel() {
         let detached: Node<Value>? = lock.withLock {
             if cancelled { return nil }
@@ -43,22 +34,11 @@ public final class ListenEdge<Value: Sendable>: Cancellable, ListenerEdge, @unch
             return node
         }
         guard let detached else { return }
-        let id = ObjectIdentifier(self)
-        let removed = detached.lock.withLock { () -> [any ListenerEdge] in
-            let mine = detached.listeners.filter { ObjectIdentifier($0) == id }
-            detached.listeners.removeAll { ObjectIdentifier($0) == id }
-            return mine
-        }
-        withExtendedLifetime(removed) {}
+        let previous = detached.removeListener(self)
+        withExtendedLifetime(previous) {}
     }
 
     public var isCancelled: Bool {
         lock.withLock { cancelled }
     }
-}
-
-/// A listener as its node sees it; a plain existential for the same reason as `DownstreamEdge`.
-protocol ListenerEdge: AnyObject {
-    /// `V` is always the node's value type.
-    func deliverErased<V>(_ value: V, context: (any Sendable)?)
 }

@@ -12,7 +12,7 @@ extension Node {
     }
 
     final func attach(_ edge: ListenEdge<Value>, bag: CancelBag) {
-        lock.withLock { listeners.append(edge) }
+        addListener(edge)
         bag.insert(edge)
     }
 }
@@ -35,7 +35,10 @@ public struct Listening<Value: Sendable> {
         let edge = ListenEdge(node: node, action: block)
         let current = node.value
         node.attach(edge, bag: bag)
-        if let current { edge.deliver(current, context: nil) }
+        // `live` is guarded by the node's lock (see `ListenEdge`).
+        if let current, node.lock.withLock({ edge.live }) {
+            edge.action(current, nil)
+        }
         return edge
     }
 

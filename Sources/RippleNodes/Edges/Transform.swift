@@ -10,20 +10,45 @@ let transformCounter = LiveObjectCounter("Transform")
 ///
 /// `@unchecked Sendable`: `fromStorage`, `toStorage` and `nameStorage` are only touched under `edgeLock`.
 open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, UpstreamEdge, @unchecked Sendable {
-    let edgeLock = Lock()
+    @usableFromInline final let edgeLock = NodeLock()
     // Guarded by `edgeLock`, so the dynamic exclusivity checks are turned off.
     @exclusivity(unchecked) private var fromStorage: Node<Input>?
-    @exclusivity(unchecked) private weak var toStorage: Node<Output>?
+    @usableFromInline @exclusivity(unchecked) final weak var toStorage: Node<Output>?
     @exclusivity(unchecked) private var nameStorage: String?
     /// The node whose downstream list holds this transform: `from`, while `to` is set too.
     @exclusivity(unchecked) private var registeredIn: Node<Input>?
+    /// The `to` that registration's slot carries.
+    @exclusivity(unchecked) private var registeredTo: ObjectIdentifier?
+    /// How `from` pushes a value into this transform. Set only while initialising (a built-in operator's init
+    /// replaces it), before the transform can be linked or shared; linking copies it into `from`'s list.
+    @usableFromInline @exclusivity(unchecked) final var push: PushThunk<Input>
 
+    @inlinable
     public init() {
+        // Built here, where `Input` and `Output` are concrete in the caller's module: a plain `Transform` (a pass
+        // through) then hops fully specialised; a subclass's `next` is reached through the class's vtable.
+        if Input.self == Output.self && Swift.type(of: self) == Transform<Input, Output>.self {
+            push = { _, target, value, senders, context in
+                Transform<Input, Output>.emit(unsafeBitCast(value, to: Output.self), into: target, senders: senders,
+                                              context: context)
+            }
+        } else {
+            push = { edge, _, value, senders, context in
+                unsafeDowncast(edge.takeUnretainedValue(), to: Transform<Input, Output>.self)
+                    .next(value, senders: senders, context: context)
+            }
+        }
+        Transform.didCreate()
+    }
+
+    @usableFromInline
+    static func didCreate() {
         transformCounter.increment()
     }
 
     deinit {
         transformCounter.decrement()
+        edgeLock.destroy()
     }
 
     /// The debugging name; operators name their transforms after themselves.
@@ -55,30 +80,46 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         emit(unsafeBitCast(value, to: Output.self), senders: senders, context: context)
     }
 
-    final func receiveErased<V>(_ value: V, senders: SenderList, context: (any Sendable)?) {
-        next(unsafeBitCast(value, to: Input.self), senders: senders, context: context)
-    }
-
     /// Pushes `value` into `to`, unless `to` is already on the sender list (the cycle cut); if `to` is propagating
     /// an earlier value on this thread, the push waits for it.
+    @inlinable
     public final func emit(_ value: Output, senders: SenderList, context: (any Sendable)?) {
         edgeLock.lock()
         let target = toStorage
         edgeLock.unlock()
         guard let target else { return }
-        let state = senders.state
-        switch state.position(of: ObjectIdentifier(target)) {
-        case .notPropagating:
-            target.receive(value, context: context, state: state)
-        case .onSenderList:
-            return
-        case .propagatingElsewhere:
-            // The target is mid-propagation further out on this thread (a listener set another node that feeds
-            // back into it): queue, so its listeners finish the current value first.
-            let snapshot = senders.snapshot()
-            state.pending.append { [weak target] in
-                target?.resumePropagation(value, context: context, senders: snapshot)
+        Transform.emit(value, into: Unmanaged.passUnretained(target), senders: senders, context: context)
+        extendLifetime(target)
+    }
+
+    /// `emit` once `to` is known: the built-in operators' push thunks get it from the slot of `from`'s edge list.
+    @inlinable @inline(__always)
+    static func emit(_ value: Output, into target: Unmanaged<AnyObject>, senders: SenderList,
+                     context: (any Sendable)?) {
+        // The caller keeps the target alive: borrow it, no retain (a node's refcounting is slow once it is the
+        // target of weak references).
+        target._withUnsafeGuaranteedRef { object in
+            let target = unsafeDowncast(object, to: Node<Output>.self)
+            let state = senders.state
+            switch state.position(of: ObjectIdentifier(target)) {
+            case .notPropagating:
+                target.receive(value, context: context, state: state)
+            case .onSenderList:
+                return
+            case .propagatingElsewhere:
+                queueEmit(value, into: target, senders: senders, context: context)
             }
+        }
+    }
+
+    /// The target is mid-propagation further out on this thread (a listener set another node that feeds back into
+    /// it): queue, so its listeners finish the current value first.
+    @usableFromInline
+    static func queueEmit(_ value: Output, into target: Node<Output>, senders: SenderList,
+                         context: (any Sendable)?) {
+        let snapshot = senders.snapshot()
+        senders.state.pending.append { [weak target] in
+            target?.resumePropagation(value, context: context, senders: snapshot)
         }
     }
 
@@ -160,12 +201,17 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
     /// concurrent relinks cannot reorder the add and the remove.
     private func reconcileRegistration() {
         edgeLock.lock()
-        let wanted = toStorage == nil ? nil : fromStorage
+        let target = toStorage
+        let wanted = target == nil ? nil : fromStorage
         let previous = registeredIn
-        if wanted !== previous {
+        // The slot carries `to` as well, so a new `to` means a new slot.
+        if wanted !== previous || target.map(ObjectIdentifier.init) != registeredTo {
             previous?.removeDownstreamEdge(ObjectIdentifier(self))
-            wanted?.addDownstream(self)
+            if let wanted, let target {
+                wanted.addDownstream(DownstreamSlot(edge: self, target: target, push: push))
+            }
             registeredIn = wanted
+            registeredTo = wanted == nil ? nil : target.map(ObjectIdentifier.init)
         }
         edgeLock.unlock()
         withExtendedLifetime(previous) {}

@@ -67,14 +67,9 @@ private func distinct(_ nodes: [any GraphNode]) -> [any GraphNode] {
     return nodes.filter { seen.insert(ObjectIdentifier($0)).inserted }
 }
 
-/// An edge a node pushes values into.
-///
-/// A plain existential with a generic method rather than `any DownstreamEdge<Input>`: the engine runs unspecialised
-/// (generic classes), where a constrained existential costs a metadata lookup on every value.
-protocol DownstreamEdge: GraphEdge {
-    /// `V` is always the edge's input type.
-    func receiveErased<V>(_ value: V, senders: SenderList, context: (any Sendable)?)
-}
+/// An edge a node pushes values into; the values themselves travel through its `DownstreamSlot` thunk.
+@usableFromInline
+protocol DownstreamEdge: GraphEdge {}
 
 /// An edge a node holds strongly as one of its inputs.
 protocol UpstreamEdge: GraphEdge {
@@ -88,20 +83,41 @@ extension Node {
     }
 
     public var downstreamTransforms: [any GraphEdge] {
-        lock.withLock { downstream }
+        lock.withLock { edges }.downstream.map { $0.edge }
     }
 
     public var hasListener: Bool {
-        lock.withLock { !listeners.isEmpty }
+        lock.withLock { !edges.listeners.isEmpty }
     }
 
-    func addDownstream(_ edge: any DownstreamEdge) {
-        lock.withLock { downstream.append(edge) }
+    func addDownstream(_ slot: DownstreamSlot<Value>) {
+        lock.withLock { edges = EdgeList(listeners: edges.listeners, downstream: edges.downstream + [slot]) }
     }
 
     /// The caller holds the transform, so removing it here never frees it under the lock.
     func removeDownstreamEdge(_ id: ObjectIdentifier) {
-        lock.withLock { downstream.removeAll { ObjectIdentifier($0) == id } }
+        let previous = lock.withLock { () -> EdgeList<Value> in
+            let previous = edges
+            edges = EdgeList(listeners: previous.listeners,
+                             downstream: previous.downstream.filter { ObjectIdentifier($0.edge) != id })
+            return previous
+        }
+        withExtendedLifetime(previous) {}
+    }
+
+    func addListener(_ edge: ListenEdge<Value>) {
+        lock.withLock { edges = EdgeList(listeners: edges.listeners + [edge], downstream: edges.downstream) }
+    }
+
+    /// Marks `edge` dead and drops it, under the lock propagation reads its flag with. Returns the old list so that
+    /// the last release of anything in it happens outside the lock.
+    func removeListener(_ edge: ListenEdge<Value>) -> EdgeList<Value> {
+        lock.withLock {
+            edge.live = false
+            let previous = edges
+            edges = EdgeList(listeners: previous.listeners.filter { $0 !== edge }, downstream: previous.downstream)
+            return previous
+        }
     }
 
     func addUpstream(_ edge: any UpstreamEdge) {

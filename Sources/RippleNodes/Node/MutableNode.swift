@@ -9,19 +9,32 @@ public final class MutableNode<Value: Sendable>: Node<Value>, @unchecked Sendabl
     /// The current value; assigning nil empties the node (without notifying anyone).
     public override var value: Value? {
         get { super.value }
-        set { set(newValue, context: nil) }
+        @inlinable set { startPropagation(newValue, context: nil, checkMutable: true) }
     }
 
     /// Sets `value`, carrying `context` unchanged to every listener and downstream node (`setValue:context:`).
+    @inlinable
     public func set(_ value: Value?, context: (any Sendable)?) {
-        guard lock.withLock({ mutableFlag }) else {
-            programmerError("MutableNode.set(_:context:) on read-only node '\(name ?? "undefined")'; call mutablify() first")
-        }
-        startPropagation(value, context: context)
+        // The read-only check happens inside the engine, under the node lock it takes anyway.
+        startPropagation(value, context: context, checkMutable: true)
     }
 
     /// Empties the node; listeners and downstream nodes hear nothing.
     public func clean() {
         set(nil, context: nil)
+    }
+}
+
+extension Node {
+    /// A set on a read-only node: the programmer error of `MutableNode.set(_:context:)`.
+    @usableFromInline
+    final func readOnlySetFailed() -> Never {
+        programmerError("MutableNode.set(_:context:) on read-only node '\(name ?? "undefined")'; call mutablify() first")
+    }
+
+    /// Stops with ``readOnlySetFailed()`` unless the node is mutable.
+    @usableFromInline
+    final func requireMutable() {
+        if !lock.withLock({ mutableFlag }) { readOnlySetFailed() }
     }
 }

@@ -15,13 +15,14 @@ let nodeCounter = LiveObjectCounter("Node")
 ///
 /// `@unchecked Sendable`: every stored property below is read and written only under `lock`.
 public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @unchecked Sendable {
-    let lock = Lock()
+    @usableFromInline final let lock = NodeLock()
     // Guarded by `lock`, which already makes every access exclusive: the dynamic exclusivity checks are turned off.
-    @exclusivity(unchecked) var storage: Value?
-    @exclusivity(unchecked) var mutableFlag: Bool
+    // `final`, so code inlined into other modules reads the fields directly rather than through accessors.
+    @usableFromInline @exclusivity(unchecked) final var storage: Value?
+    @usableFromInline @exclusivity(unchecked) final var mutableFlag: Bool
     @exclusivity(unchecked) var nameStorage: String?
-    @exclusivity(unchecked) var listeners: [any ListenerEdge] = []
-    @exclusivity(unchecked) var downstream: [any DownstreamEdge] = []
+    /// Listeners and downstream transforms, replaced as a whole on every change (see `EdgeList`).
+    @usableFromInline @exclusivity(unchecked) final var edges: EdgeList<Value> = .empty
     @exclusivity(unchecked) var upstream: [any UpstreamEdge] = []
 
     init(storage: Value?, mutable: Bool) {
@@ -34,6 +35,7 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
         // The transforms feeding this node are now dead ends: unlink them from their upstream nodes.
         for edge in upstream { edge.targetDidDeinit() }
         nodeCounter.decrement()
+        lock.destroy()
     }
 
     /// The current value, or nil when the node is empty. For `Node<Int?>`, `.some(nil)` is a held nil value.
@@ -90,6 +92,7 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
     private var isMutableForDescription: Bool { isMutable }
 
     /// Empties the node without telling anyone: empty values never reach listeners or downstream nodes.
+    @usableFromInline
     final func cleanStorage() {
         var previous: Value?
         lock.withLock { swap(&storage, &previous) }

@@ -1,5 +1,32 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import DequeModule
 import RippleCore
+
+/// The pthread key of the engine's per-thread state: RippleCore's `ThreadLocal`, without its generic wrapper, so the
+/// lookup is one `pthread_getspecific` and no retain.
+private let propagationStateKey: pthread_key_t = {
+    var key = pthread_key_t()
+    let status = pthread_key_create(&key, releasePropagationState)
+    precondition(status == 0, "RippleNodes: pthread_key_create failed with \(status)")
+    return key
+}()
+
+#if canImport(Darwin)
+private func releasePropagationState(_ raw: UnsafeMutableRawPointer) {
+    Unmanaged<PropagationState>.fromOpaque(raw).release()
+}
+#else
+private func releasePropagationState(_ raw: UnsafeMutableRawPointer?) {
+    guard let raw else { return }
+    Unmanaged<PropagationState>.fromOpaque(raw).release()
+}
+#endif
 
 // The propagation engine, in one place: every value that moves through the graph passes through here.
 //
@@ -12,32 +39,79 @@ import RippleCore
 //   for a push along an edge into a node still propagating further out on this thread (a listener set another node
 //   that feeds back into it).
 // - Threads: all the state below is per thread; nodes guard only their own value and edge lists.
+// - Speed: the per-value path is `@inlinable`, so a client's `Node<Int>` runs it specialised (no generic metadata,
+//   no witness calls); downstream hops go through push thunks built where the transform's types are concrete.
 
 /// The per-thread state of the engine.
+@usableFromInline
 final class PropagationState {
-    private static let local = ThreadLocal<PropagationState>()
+    /// This thread's state. Returned unretained: the thread's key holds it until the thread exits, and callers
+    /// keep it in `unowned(unsafe)` locals, so there is no retain/release per set.
+    @usableFromInline
+    static var current: Unmanaged<PropagationState> {
+        if let raw = pthread_getspecific(propagationStateKey) {
+            return Unmanaged.fromOpaque(raw)
+        }
+        return makeCurrent()
+    }
 
-    static var current: PropagationState {
-        local.value(orMake: PropagationState.init)
+    private static func makeCurrent() -> Unmanaged<PropagationState> {
+        let state = Unmanaged.passRetained(PropagationState())
+        pthread_setspecific(propagationStateKey, state.toOpaque())
+        return state
     }
 
     /// Every node propagating on this thread, outermost first. `path[base...]` is the current propagation's sender
     /// list; nested user sets start a fresh sender list above `base`, so they are not cut by an unrelated path.
     // Only this thread touches this object, so dynamic exclusivity checks (a thread-local lookup each) buy nothing.
-    @exclusivity(unchecked) var path: [ObjectIdentifier] = []
-    @exclusivity(unchecked) var base = 0
-    @exclusivity(unchecked) var pending = Deque<() -> Void>()
+    // A hand-managed buffer rather than an Array: no uniqueness check or capacity branch into generic code per hop.
+    @usableFromInline @exclusivity(unchecked) var path: UnsafeMutablePointer<ObjectIdentifier>
+    @usableFromInline @exclusivity(unchecked) var pathCount = 0
+    @usableFromInline @exclusivity(unchecked) var pathCapacity = 32
+    @usableFromInline @exclusivity(unchecked) var base = 0
+    @usableFromInline @exclusivity(unchecked) var pending = Deque<() -> Void>()
     @exclusivity(unchecked) var draining = false
 
     init() {
-        path.reserveCapacity(32)
+        path = .allocate(capacity: pathCapacity)
     }
 
-    @inline(__always)
+    deinit {
+        path.deallocate()
+    }
+
+    @inlinable @inline(__always)
+    func push(_ id: ObjectIdentifier) {
+        if pathCount == pathCapacity { growPath() }
+        (path + pathCount).initialize(to: id)
+        pathCount += 1
+    }
+
+    @inlinable @inline(__always)
+    func pop() {
+        pathCount -= 1
+    }
+
+    @usableFromInline
+    func growPath() {
+        let grown = UnsafeMutablePointer<ObjectIdentifier>.allocate(capacity: pathCapacity * 2)
+        grown.moveInitialize(from: path, count: pathCount)
+        path.deallocate()
+        path = grown
+        pathCapacity *= 2
+    }
+
+    @inlinable @inline(__always)
     func isPropagating(_ id: ObjectIdentifier) -> Bool {
-        path.contains(id)
+        var index = pathCount - 1
+        while index >= 0 {
+            if path[index] == id { return true }
+            index -= 1
+        }
+        return false
     }
 
+    @usableFromInline
     enum Position {
         case notPropagating
         case onSenderList
@@ -45,9 +119,9 @@ final class PropagationState {
     }
 
     /// Where `id` is on this thread's path, in one scan from the innermost node out.
-    @inline(__always)
+    @inlinable @inline(__always)
     func position(of id: ObjectIdentifier) -> Position {
-        var index = path.count - 1
+        var index = pathCount - 1
         while index >= 0 {
             if path[index] == id { return index >= base ? .onSenderList : .propagatingElsewhere }
             index -= 1
@@ -58,7 +132,7 @@ final class PropagationState {
     @inline(__always)
     func senderListContains(_ id: ObjectIdentifier) -> Bool {
         var index = base
-        while index < path.count {
+        while index < pathCount {
             if path[index] == id { return true }
             index += 1
         }
@@ -69,17 +143,23 @@ final class PropagationState {
     @inline(__always)
     func withFreshSenderList(_ senders: ArraySlice<ObjectIdentifier>, _ body: () -> Void) {
         let savedBase = base
-        let savedCount = path.count
+        let savedCount = pathCount
         base = savedCount
-        path.append(contentsOf: senders)
+        for id in senders { push(id) }
         body()
-        path.removeLast(path.count - savedCount)
+        pathCount = savedCount
         base = savedBase
         drainIfIdle()
     }
 
+    @inlinable @inline(__always)
     func drainIfIdle() {
-        guard path.isEmpty, !draining else { return }
+        if pathCount == 0 && !pending.isEmpty { drainPending() }
+    }
+
+    @usableFromInline
+    func drainPending() {
+        guard pathCount == 0, !draining else { return }
         draining = true
         while let job = pending.popFirst() { job() }
         draining = false
@@ -90,9 +170,16 @@ final class PropagationState {
 ///
 /// A custom ``Transform`` receives it in ``Transform/next(_:senders:context:)`` and hands it back to
 /// ``Transform/emit(_:senders:context:)``; to carry a value across a scheduler, keep ``snapshot()`` and emit with
-/// ``Transform/emit(_:after:context:)``.
+/// ``Transform/emit(_:after:context:)``. A sender list is only valid during the call that received it, on that
+/// thread: it refers to the thread's propagation state without retaining it.
 public struct SenderList {
-    let state: PropagationState
+    // The thread's state outlives every propagation on that thread (see `PropagationState.current`).
+    @usableFromInline unowned(unsafe) let state: PropagationState
+
+    @inlinable
+    init(state: PropagationState) {
+        self.state = state
+    }
 
     /// Whether `node` is on the path of this propagation.
     public func contains(_ node: some GraphNode) -> Bool {
@@ -101,7 +188,8 @@ public struct SenderList {
 
     /// The path, kept for a later, asynchronous emission.
     public func snapshot() -> SenderSnapshot {
-        SenderSnapshot(ids: Array(state.path[state.base...]))
+        SenderSnapshot(ids: Array(UnsafeBufferPointer(start: state.path + state.base,
+                                                      count: state.pathCount - state.base)))
     }
 }
 
@@ -114,26 +202,38 @@ public struct SenderSnapshot: Sendable {
 
 extension Node {
     /// A user set (`value =`, `set(_:context:)`, `clean()`): starts a fresh propagation, or queues behind the current
-    /// one when this node is already propagating on this thread.
-    final func startPropagation(_ value: Value?, context: (any Sendable)?) {
-        let state = PropagationState.current
-        let id = ObjectIdentifier(self)
-        if state.isPropagating(id) {
-            state.pending.append { [self] in self.startPropagation(value, context: context) }
-            return
+    /// one when this node is already propagating on this thread. `checkMutable` makes it the programmer error of a
+    /// set on a read-only node.
+    @inlinable
+    final func startPropagation(_ value: Value?, context: (any Sendable)?, checkMutable: Bool = false) {
+        // The thread's key keeps the state alive: no retain for this propagation.
+        PropagationState.current._withUnsafeGuaranteedRef { state in
+            if state.isPropagating(ObjectIdentifier(self)) {
+                queueSet(value, context: context, checkMutable: checkMutable, state: state)
+                return
+            }
+            guard let value else {
+                if checkMutable { requireMutable() }
+                cleanStorage()
+                return
+            }
+            let savedBase = state.base
+            state.base = state.pathCount
+            receive(value, context: context, state: state, checkMutable: checkMutable)
+            state.base = savedBase
+            state.drainIfIdle()
         }
-        guard let value else {
-            cleanStorage()
-            return
-        }
-        state.withFreshSenderList([]) {
-            receive(value, context: context, state: state)
-        }
+    }
+
+    @usableFromInline
+    final func queueSet(_ value: Value?, context: (any Sendable)?, checkMutable: Bool, state: PropagationState) {
+        if checkMutable { requireMutable() }
+        state.pending.append { [self] in self.startPropagation(value, context: context) }
     }
 
     /// Resumes a propagation that crossed a scheduler: the sender list is the one kept before the hop.
     final func resumePropagation(_ value: Value, context: (any Sendable)?, senders: SenderSnapshot) {
-        let state = PropagationState.current
+        let state = PropagationState.current.takeUnretainedValue()
         state.withFreshSenderList(senders.ids[...]) {
             if !state.senderListContains(ObjectIdentifier(self)) {
                 receive(value, context: context, state: state)
@@ -142,46 +242,82 @@ extension Node {
     }
 
     /// Stores `value`, tells listeners, then pushes downstream. The heart of the engine.
-    final func receive(_ value: Value, context: (any Sendable)?, state: PropagationState) {
+    @inlinable
+    final func receive(_ value: Value, context: (any Sendable)?, state: PropagationState,
+                       checkMutable: Bool = false) {
         // The old value leaves through `previous` and is released after unlocking: it may be a node whose deinit
         // takes locks of its own.
         var previous: Value? = value
         lock.lock()
+        if checkMutable && !mutableFlag {
+            lock.unlock()
+            readOnlySetFailed()
+        }
         swap(&storage, &previous)
-        // Copy-on-write arrays: taking them is a retain, not an allocation.
-        let listeners = self.listeners
-        let downstream = self.downstream
+        // One immutable snapshot of both lists: a retain, not an allocation. It keeps every listener and slot alive
+        // until the end, so the loops below read them unretained.
+        let edges = self.edges
+        let listeners = edges.listenerRefs
+        let listenerCount = edges.listenerCount
+        // The first listener's flag is read under this lock already; later ones are re-read (under the lock) after
+        // user code has run, since a listener may cancel another.
+        var live = listenerCount > 0 && listeners[0]._withUnsafeGuaranteedRef { $0.live }
         lock.unlock()
-        withExtendedLifetime(previous) {}
-        state.path.append(ObjectIdentifier(self))
-        // Index loops and `count`: this code runs unspecialised (a generic class), where `for … in` and `isEmpty`
-        // would instantiate iterator metadata and go through protocol witnesses on every value.
+        extendLifetime(previous)
+        state.push(ObjectIdentifier(self))
         var index = 0
-        let listenerCount = listeners.count
         while index < listenerCount {
-            listeners[index].deliverErased(value, context: context)
+            listeners[index]._withUnsafeGuaranteedRef { listener in
+                if index > 0 {
+                    lock.lock()
+                    live = listener.live
+                    lock.unlock()
+                }
+                if live { listener.action(value, context) }
+            }
             index += 1
         }
-        let downstreamCount = downstream.count
+        let downstream = edges.downstreamRefs
+        let downstreamCount = edges.downstreamCount
         if downstreamCount > 0 {
             let senders = SenderList(state: state)
             index = 0
             while index < downstreamCount {
-                downstream[index].receiveErased(value, senders: senders, context: context)
+                downstream[index]._withUnsafeGuaranteedRef { slot in
+                    // Once user code has run (a listener, an earlier hop), the transform may have been unlinked:
+                    // check it against the current list, under this node's lock. Nothing ran before the first hop
+                    // of a node without listeners, the common case in a chain.
+                    if (index == 0 && listenerCount == 0) || isStillDownstream(slot, since: edges),
+                       let target = slot.target {
+                        slot.push(slot.edgeRef, Unmanaged.passUnretained(target), value, senders, context)
+                        extendLifetime(target)
+                    }
+                }
                 index += 1
             }
         }
-        state.path.removeLast()
+        state.pop()
+        extendLifetime(edges)
+    }
+
+    /// Whether `edge` is still in this node's downstream list; `snapshot` is the list propagation started with.
+    @inlinable
+    final func isStillDownstream(_ slot: DownstreamSlot<Value>, since snapshot: EdgeList<Value>) -> Bool {
+        lock.lock()
+        let current = edges
+        let linked = current === snapshot || current.containsDownstream(slot)
+        lock.unlock()
+        return linked
     }
 
     /// Pushes this node's current value (if any) along one transform: what linking does.
     final func pushCurrentValue(along edge: Transform<Value, some Sendable>) {
         guard let current = value else { return }
-        let state = PropagationState.current
+        let state = PropagationState.current.takeUnretainedValue()
         state.withFreshSenderList([]) {
-            state.path.append(ObjectIdentifier(self))
+            state.push(ObjectIdentifier(self))
             edge.next(current, senders: SenderList(state: state), context: nil)
-            state.path.removeLast()
+            state.pop()
         }
     }
 }

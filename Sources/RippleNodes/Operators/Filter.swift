@@ -1,11 +1,24 @@
 /// Passes only the values a predicate accepts; the others leave the downstream node unchanged.
+@usableFromInline
 final class FilterTransform<Value: Sendable>: Transform<Value, Value>, @unchecked Sendable {
-    let isIncluded: @Sendable (Value) -> Bool
+    @usableFromInline let isIncluded: @Sendable (Value) -> Bool
 
+    @inlinable
     init(_ isIncluded: @escaping @Sendable (Value) -> Bool) {
         self.isIncluded = isIncluded
+        super.init()
+        // The hop runs specialised in the caller's module, without the vtable.
+        push = { edge, target, value, senders, context in
+            let included = edge._withUnsafeGuaranteedRef {
+                unsafeDowncast($0, to: FilterTransform<Value>.self).isIncluded(value)
+            }
+            if included {
+                Transform<Value, Value>.emit(value, into: target, senders: senders, context: context)
+            }
+        }
     }
 
+    @usableFromInline
     override func next(_ value: Value, senders: SenderList, context: (any Sendable)?) {
         if isIncluded(value) { emit(value, senders: senders, context: context) }
     }
@@ -13,6 +26,7 @@ final class FilterTransform<Value: Sendable>: Transform<Value, Value>, @unchecke
 
 extension Node {
     /// A node receiving only the values `isIncluded` accepts.
+    @inlinable
     public final func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Node<Value> {
         derive("filter", FilterTransform(isIncluded))
     }
@@ -20,11 +34,13 @@ extension Node {
 
 extension Node where Value: Equatable {
     /// A node receiving every value except those equal to `ignored` (nil equals nil).
+    @inlinable
     public final func ignore(_ ignored: Value) -> Node<Value> {
         derive("ignore", FilterTransform { $0 != ignored })
     }
 
     /// A node receiving only values equal to `selected` (nil equals nil).
+    @inlinable
     public final func select(_ selected: Value) -> Node<Value> {
         derive("select", FilterTransform { $0 == selected })
     }

@@ -1,11 +1,22 @@
 /// Applies a closure to every value (`EZRMapTransform`).
+@usableFromInline
 final class MapTransform<Input: Sendable, Output: Sendable>: Transform<Input, Output>, @unchecked Sendable {
-    let body: @Sendable (Input) -> Output
+    @usableFromInline let body: @Sendable (Input) -> Output
 
+    @inlinable
     init(_ body: @escaping @Sendable (Input) -> Output) {
         self.body = body
+        super.init()
+        // The hop runs specialised in the caller's module, without the vtable.
+        push = { edge, target, value, senders, context in
+            let output = edge._withUnsafeGuaranteedRef {
+                unsafeDowncast($0, to: MapTransform<Input, Output>.self).body(value)
+            }
+            Transform<Input, Output>.emit(output, into: target, senders: senders, context: context)
+        }
     }
 
+    @usableFromInline
     override func next(_ value: Input, senders: SenderList, context: (any Sendable)?) {
         emit(body(value), senders: senders, context: context)
     }
@@ -13,12 +24,14 @@ final class MapTransform<Input: Sendable, Output: Sendable>: Transform<Input, Ou
 
 extension Node {
     /// A node holding `transform` applied to every non-empty value; for an optional `Output`, nil is a value.
+    @inlinable
     public final func map<Output: Sendable>(_ transform: @escaping @Sendable (Value) -> Output) -> Node<Output> {
         derive("map", MapTransform(transform))
     }
 
     /// A node receiving `replacement` every time this node gets a value (`mapReplace:`). `replacement` is held by
     /// the transform.
+    @inlinable
     public final func mapReplace<Output: Sendable>(_ replacement: Output) -> Node<Output> {
         derive("mapReplace", MapTransform { _ in replacement })
     }
