@@ -21,6 +21,7 @@ let package = Package(
                 .product(name: "RippleSignals", package: "Ripple"),
                 .product(name: "RippleNodes", package: "Ripple"),
                 .product(name: "RipplePipes", package: "Ripple"),
+                .product(name: "RipplePipeline", package: "Ripple"),
             ],
             path: "Benchmarks/RippleBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

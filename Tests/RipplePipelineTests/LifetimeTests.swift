@@ -4,7 +4,7 @@ import RipplePipeline
 import RippleTesting
 import Testing
 
-@Suite("Lifetimes and leaks", .timeLimit(.minutes(1)))
+@Suite("Lifetimes and leaks", .timeLimit(.minutes(10)))
 struct LifetimeTests {
     @Test func plumberFreedWhileANextIsKeptDropsThePacket() {
         let log = OutcomeLog<Number>()

@@ -3,7 +3,7 @@ import RipplePipeline
 import RippleTesting
 import Testing
 
-@Suite("Plumber mechanics", .timeLimit(.minutes(1)))
+@Suite("Plumber mechanics", .timeLimit(.minutes(10)))
 struct PlumberTests {
     @Test func stagesRunInTheOrderTheyWereAdded() async {
         let plumber = Plumber<Number>()
@@ -338,7 +338,7 @@ func namedQueue(_ name: String) -> DispatchQueue {
     return queue
 }
 
-@Suite("Re-entrancy and reconfiguration", .timeLimit(.minutes(1)))
+@Suite("Re-entrancy and reconfiguration", .timeLimit(.minutes(10)))
 struct ReentrancyTests {
     @Test func handlerMayEmitThroughTheSamePlumber() {
         let port = NumberPort()

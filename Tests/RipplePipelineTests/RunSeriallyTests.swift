@@ -2,7 +2,7 @@ import RipplePipeline
 import RippleTesting
 import Testing
 
-@Suite("runSerially", .timeLimit(.minutes(1)))
+@Suite("runSerially", .timeLimit(.minutes(10)))
 struct RunSeriallyTests {
     @Test func runsEveryStageInOrder() async {
         let result = await runSerially([Mark("a"), Mark("b"), Mark("c")], Number(1, portNumber: 4))

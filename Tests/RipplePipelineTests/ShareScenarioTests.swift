@@ -2,7 +2,7 @@ import RipplePipeline
 import RippleTesting
 import Testing
 
-@Suite("The seed's share-link scenario", .timeLimit(.minutes(1)))
+@Suite("The seed's share-link scenario", .timeLimit(.minutes(10)))
 struct ShareScenarioTests {
     let event = ["docId": "doc-42", "userId": "alice", "entrance": "toolbar"]
 

@@ -3,7 +3,7 @@ import RipplePipeline
 import RippleTesting
 import Testing
 
-@Suite("Stress", .timeLimit(.minutes(2)))
+@Suite("Stress", .timeLimit(.minutes(10)))
 struct StressTests {
     /// 8 threads emit through one plumber whose stages block, defer to other threads, fan out nothing, and fail
     /// asynchronously; every packet must end exactly once in one of the three outcomes.

@@ -9,4 +9,5 @@ let benchmarks: @Sendable () -> Void = {
     registerNodesBenchmarks()
     registerNodesGraphBenchmarks()
     registerPipesBenchmarks()
+    registerPipelineBenchmarks()
 }
