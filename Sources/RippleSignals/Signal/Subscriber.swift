@@ -39,13 +39,20 @@ public final class Subscriber<Value: Sendable, Failure: Error>: SubscriptionHand
     let onValue: (@Sendable (Value) -> Void)?
     let onError: (@Sendable (Failure) -> Void)?
     let onComplete: (@Sendable () -> Void)?
+    /// True when the only producer is another subscriber's callbacks (``Signal`` `deliversSerially`): its events
+    /// arrive one at a time and never re-entrantly, so `send` delivers at once without marking itself as
+    /// delivering and without the drain's second lock/unlock. It still checks `accepting` under the lock, since
+    /// `dispose()` may come from any thread. Terminal events take the ordinary path.
+    let isFedSerially: Bool
 
     init(value: (@Sendable (Value) -> Void)?,
          error: (@Sendable (Failure) -> Void)?,
-         complete: (@Sendable () -> Void)?) {
+         complete: (@Sendable () -> Void)?,
+         isFedSerially: Bool = false) {
         onValue = value
         onError = error
         onComplete = complete
+        self.isFedSerially = isFedSerially
         subscriberCounter.increment()
     }
 
@@ -60,6 +67,11 @@ public final class Subscriber<Value: Sendable, Failure: Error>: SubscriptionHand
         lock.lock()
         guard accepting else {
             lock.unlock()
+            return
+        }
+        if isFedSerially {
+            lock.unlock()
+            onValue?(value)
             return
         }
         guard !delivering else {
