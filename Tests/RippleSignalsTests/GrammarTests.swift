@@ -161,4 +161,36 @@ struct GrammarTests {
         source.send(1)
         #expect(log.values == ["begin 1", "end 1", "begin 2", "end 2"])
     }
+
+    // map and filter subscribers fed by another subscriber skip their own queue: the source's queue must still
+    // order a re-entrant send after the callback at the end of the chain.
+    @Test("a value sent from inside the callback of a map/filter chain is delivered after that callback returns")
+    func reentrantSendThroughChainIsQueued() {
+        let log = Recorder<String>()
+        let source = ManualSource<Int, TestError>()
+        source.signal.map { $0 * 10 }.filter { _ in true }.map { $0 + 1 }.subscribe(value: { value in
+            log.record("begin \(value)")
+            if value == 11 { source.send(2) }
+            log.record("end \(value)")
+        })
+        source.send(1)
+        #expect(log.values == ["begin 11", "end 11", "begin 21", "end 21"])
+    }
+
+    @Test("disposing a map/filter chain from inside its value callback stops delivery and cleans up once")
+    func disposeChainFromCallback() {
+        let values = Recorder<Int>()
+        let source = ManualSource<Int, TestError>()
+        let handle = Locked<Disposer?>(nil)
+        let disposer = source.signal.map { $0 }.filter { _ in true }.subscribe(value: { value in
+            values.record(value)
+            if value == 2 { handle.value?.dispose() }
+        })
+        handle.withLock { $0 = disposer }
+        for value in 1...4 { source.send(value) }
+        source.sendComplete()
+        #expect(values.values == [1, 2])
+        #expect(disposer.isDisposed)
+        #expect(source.disposals == 1)
+    }
 }

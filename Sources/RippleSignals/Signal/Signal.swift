@@ -16,6 +16,9 @@ import RippleCore
 /// ```
 public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     let action: @Sendable (Subscriber<Value, Failure>) -> Disposer
+    /// True when `action` calls its subscriber only from another ``Subscriber``'s callbacks (map, filter): those are
+    /// already one at a time, never re-entrant, so the subscriber can skip its own queue (see `Subscriber.isFedSerially`).
+    let deliversSerially: Bool
 
     /// Creates a signal whose `action` runs once per subscription.
     ///
@@ -24,6 +27,13 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     /// terminal event's callback, or when nothing references the subscriber any more.
     public init(_ action: @escaping @Sendable (Subscriber<Value, Failure>) -> Disposer) {
         self.action = action
+        deliversSerially = false
+    }
+
+    /// For operators whose action hands its subscriber only to the callbacks of one upstream ``Subscriber``.
+    init(deliversSerially: Bool, _ action: @escaping @Sendable (Subscriber<Value, Failure>) -> Disposer) {
+        self.action = action
+        self.deliversSerially = deliversSerially
     }
 
     /// Runs the action for `subscriber` and hands it the cleanup.

@@ -7,7 +7,7 @@ extension Signal {
     public func subscribe(value: (@Sendable (Value) -> Void)? = nil,
                           error: (@Sendable (Failure) -> Void)? = nil,
                           complete: (@Sendable () -> Void)? = nil) -> Disposer {
-        subscribe(Subscriber(value: value, error: error, complete: complete))
+        subscribe(Subscriber(value: value, error: error, complete: complete, isFedSerially: deliversSerially))
     }
 }
 
@@ -16,6 +16,6 @@ extension Signal where Failure == Never {
     @discardableResult
     public func subscribe(value: (@Sendable (Value) -> Void)? = nil,
                           complete: (@Sendable () -> Void)? = nil) -> Disposer {
-        subscribe(Subscriber(value: value, error: nil, complete: complete))
+        subscribe(Subscriber(value: value, error: nil, complete: complete, isFedSerially: deliversSerially))
     }
 }

@@ -19,28 +19,40 @@ public final class Subscriber<Value: Sendable, Failure: Error>: SubscriptionHand
         case complete
     }
 
-    // Everything below `lock` is guarded by it; the callbacks are immutable.
+    // Everything below `lock` is guarded by it; the callbacks are immutable. The lock already excludes concurrent
+    // access, so the guarded properties skip the runtime's dynamic exclusivity checks.
     let lock = Lock()
     /// False once a terminal event was accepted or the subscription was disposed.
-    var accepting = true
+    @exclusivity(unchecked) var accepting = true
     /// True while some thread is running a callback; others queue.
-    var delivering = false
+    @exclusivity(unchecked) var delivering = false
     /// True once the cleanup is due (terminal event delivered, or disposed).
-    var finished = false
-    var queue: [Event] = []
-    var head = 0
-    private var cleanup: Disposer?
+    @exclusivity(unchecked) var finished = false
+    // `queue` is only touched by the `@inline(never)` helpers below: any mention of `Event` or `[Event]` in `send` or
+    // `drain` makes them fetch that generic metadata (a locked hash-map lookup) on every value, even when nothing is
+    // queued. `queued` mirrors `queue.count` so the idle path can check for work without naming the array.
+    @exclusivity(unchecked) var queue: [Event] = []
+    @exclusivity(unchecked) var queued = 0
+    @exclusivity(unchecked) var head = 0
+    @exclusivity(unchecked) private var cleanup: Disposer?
 
     let onValue: (@Sendable (Value) -> Void)?
     let onError: (@Sendable (Failure) -> Void)?
     let onComplete: (@Sendable () -> Void)?
+    /// True when the only producer is another subscriber's callbacks (``Signal`` `deliversSerially`): its events
+    /// arrive one at a time and never re-entrantly, so `send` delivers at once without marking itself as
+    /// delivering and without the drain's second lock/unlock. It still checks `accepting` under the lock, since
+    /// `dispose()` may come from any thread. Terminal events take the ordinary path.
+    let isFedSerially: Bool
 
     init(value: (@Sendable (Value) -> Void)?,
          error: (@Sendable (Failure) -> Void)?,
-         complete: (@Sendable () -> Void)?) {
+         complete: (@Sendable () -> Void)?,
+         isFedSerially: Bool = false) {
         onValue = value
         onError = error
         onComplete = complete
+        self.isFedSerially = isFedSerially
         subscriberCounter.increment()
     }
 
@@ -57,8 +69,13 @@ public final class Subscriber<Value: Sendable, Failure: Error>: SubscriptionHand
             lock.unlock()
             return
         }
+        if isFedSerially {
+            lock.unlock()
+            onValue?(value)
+            return
+        }
         guard !delivering else {
-            queue.append(.value(value))
+            enqueue(value: value)
             lock.unlock()
             return
         }
@@ -100,7 +117,7 @@ public final class Subscriber<Value: Sendable, Failure: Error>: SubscriptionHand
         }
         accepting = false
         guard !delivering else {
-            queue.append(event)
+            enqueue(event)
             lock.unlock()
             return
         }
@@ -129,20 +146,46 @@ public final class Subscriber<Value: Sendable, Failure: Error>: SubscriptionHand
     func drain() {
         while true {
             lock.lock()
-            if finished || head == queue.count {
-                if head != 0 || !queue.isEmpty {
-                    queue.removeAll(keepingCapacity: !finished)
-                    head = 0
+            if finished || head == queued {
+                if queued != 0 {
+                    clearQueue()
                 }
                 delivering = false
                 lock.unlock()
                 return
             }
-            let event = queue[head]
-            head += 1
-            lock.unlock()
-            deliver(event)
+            deliverNextQueued()
         }
+    }
+
+    // The queue helpers below run with `lock` held and stay out of line on purpose (see `queue`).
+
+    @inline(never)
+    private func enqueue(value: Value) {
+        enqueue(.value(value))
+    }
+
+    @inline(never)
+    private func enqueue(_ event: Event) {
+        queue.append(event)
+        queued += 1
+    }
+
+    /// Takes the next queued event, releases `lock`, then delivers it.
+    @inline(never)
+    private func deliverNextQueued() {
+        let event = queue[head]
+        head += 1
+        lock.unlock()
+        deliver(event)
+    }
+
+    /// Drops what is left of the queue (everything, once finished), keeping its storage while still accepting.
+    @inline(never)
+    private func clearQueue() {
+        queue.removeAll(keepingCapacity: !finished)
+        queued = 0
+        head = 0
     }
 
     /// Called with `lock` held; releases it. Runs the cleanup once.
