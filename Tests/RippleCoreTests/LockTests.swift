@@ -17,6 +17,31 @@ struct LockTests {
         #expect(counter.value == 80_000)
     }
 
+    @Test func rawLockStoredInAnObjectExcludesConcurrentWriters() {
+        final class Counter: @unchecked Sendable {
+            let lock = RawLock()
+            var count = 0   // guarded by `lock`
+        }
+        let counter = Counter()
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<10_000 { counter.lock.withLock { counter.count += 1 } }
+        }
+        #expect(counter.lock.withLock { counter.count } == 80_000)
+    }
+
+    @Test func threadLocalUnretainedReadsSeeTheSameObjectWithoutOwningIt() {
+        final class Box {}
+        let storage = ThreadLocal<Box>()
+        #expect(storage.unretained == nil)
+        let first = storage.unretained(orMake: { Box() })
+        let second = storage.unretained(orMake: { Box() })
+        #expect(first.toOpaque() == second.toOpaque(), "made once per thread")
+        weak let made = first.takeUnretainedValue()
+        #expect(made != nil, "the key keeps it alive")
+        storage.value = nil
+        #expect(made == nil, "clearing the key releases it")
+    }
+
     @Test func threadLocalValuesArePerThreadAndReleasedAtThreadExit() {
         final class Box { let name: String; init(_ name: String) { self.name = name } }
         let storage = ThreadLocal<Box>()
