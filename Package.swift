@@ -17,7 +17,8 @@ let roomNames = rooms.map(\.name)
 
 let package = Package(
     name: "Ripple",
-    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
+    // macOS 15 / iOS 18 line: `Synchronization.Atomic`, used on the hot paths, needs it.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
     products: [
         .library(name: "RippleCore", targets: ["RippleCore"]),
         .library(name: "RippleTesting", targets: ["RippleTesting"]),

@@ -5,7 +5,7 @@ import PackageDescription
 // Run: swift package --package-path Benchmarks --disable-sandbox benchmark
 let package = Package(
     name: "RippleBenchmarks",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "Ripple", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),

@@ -1,35 +1,7 @@
-#if canImport(Darwin)
-import RippleCore
-
-/// The lock of one ``ActionProcess``. On Apple platforms it is RippleCore's `Lock` (`os_unfair_lock`):
-/// `Synchronization.Atomic` needs macOS 15 and the package supports macOS 14.
-@usableFromInline
-struct ProcessLock: ~Copyable {
-    private let primitive = Lock()
-
-    @usableFromInline
-    init() {}
-
-    @usableFromInline
-    func lock() {
-        primitive.lock()
-    }
-
-    @usableFromInline
-    func unlock() {
-        primitive.unlock()
-    }
-
-    /// Orders what follows after every earlier critical section, without holding the lock.
-    @usableFromInline
-    func synchronize() {
-        primitive.lock()
-        primitive.unlock()
-    }
-}
-#else
 import Synchronization
-#if canImport(Glibc)
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
@@ -69,10 +41,7 @@ struct ProcessLock: ~Copyable {
     func synchronize() {
         _ = held.load(ordering: .acquiring)
     }
-}
-#endif
 
-extension ProcessLock {
     @inlinable @inline(__always)
     func withLock<Value>(_ body: () throws -> Value) rethrows -> Value {
         lock()
