@@ -10,7 +10,7 @@ import RippleCore
 @usableFromInline
 final class ObjectSlot: @unchecked Sendable {
     private let lock = Lock()
-    private var object: AnyObject?
+    @exclusivity(unchecked) private var object: AnyObject?
 
     init(_ object: AnyObject? = nil) {
         self.object = object
@@ -39,7 +39,7 @@ final class ObjectSlot: @unchecked Sendable {
 @usableFromInline
 final class ObjectList: @unchecked Sendable {
     private let lock = Lock()
-    private var objects: [AnyObject] = []
+    @exclusivity(unchecked) private var objects: [AnyObject] = []
 
     init() {}
 
