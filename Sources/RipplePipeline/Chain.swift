@@ -24,7 +24,11 @@ final class Chain<P: Packet>: @unchecked Sendable {
     let runners: [StageRunner<P>]
     @usableFromInline let stageRefs: [Unmanaged<StageRunner<P>>]
     @usableFromInline let infos: [StageInfo]
-    @usableFromInline let onOutput: (@Sendable (P) -> Void)?
+    let onOutput: (@Sendable (P) -> Void)?
+    /// `onOutput` unwrapped (a no-op when there is none), for the hot path: calling a non-optional closure stored
+    /// in a `let` borrows it, where unwrapping the optional retained and released its context on every packet.
+    @usableFromInline let output: @Sendable (P) -> Void
+    @usableFromInline let hasOutput: Bool
     let onBlocked: (@Sendable (P, StageInfo) -> Void)?
     let onFailure: (@Sendable (P, StageInfo, any Error) -> Void)?
     /// Strong: the core never holds a chain once its plumber is gone, so this cycle does not outlive the plumber.
@@ -41,6 +45,8 @@ final class Chain<P: Packet>: @unchecked Sendable {
         self.stageRefs = runners.map(Unmanaged.passUnretained)
         self.infos = infos
         self.onOutput = onOutput
+        self.output = onOutput ?? { _ in }
+        self.hasOutput = onOutput != nil
         self.onBlocked = onBlocked
         self.onFailure = onFailure
         self.core = core
@@ -142,8 +148,8 @@ final class Chain<P: Packet>: @unchecked Sendable {
 
     @inlinable
     func deliverOutput(_ packet: P, sink: SinkRef<P>?) {
-        if let onOutput, sink == nil {
-            onOutput(packet)
+        if sink == nil && hasOutput {
+            output(packet)
         } else {
             deliverOutputSlowly(packet, sink: sink)
         }
