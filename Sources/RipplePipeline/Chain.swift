@@ -17,9 +17,8 @@ import Synchronization
 /// The running path is `@inlinable` so it is specialised for the client's packet type: unspecialised, every stage
 /// paid several generic-metadata lookups, more than the stage itself.
 ///
-/// `@unchecked Sendable`: immutable but for `frame`, which only the thread that set `frameInUse` touches.
 @usableFromInline
-final class Chain<P: Packet>: @unchecked Sendable {
+final class Chain<P: Packet>: Sendable {
     /// Owns the stages; `stageRefs` is the same list unretained, so running a stage costs no retain/release.
     let runners: [StageRunner<P>]
     @usableFromInline let stageRefs: [Unmanaged<StageRunner<P>>]
@@ -33,10 +32,8 @@ final class Chain<P: Packet>: @unchecked Sendable {
     let onFailure: (@Sendable (P, StageInfo, any Error) -> Void)?
     /// Strong: the core never holds a chain once its plumber is gone, so this cycle does not outlive the plumber.
     @usableFromInline let core: PlumberCore<P>
-    /// The pooled frame (see ``run(from:_:sink:)``): the box of the first stage, which links to the others.
-    @usableFromInline @exclusivity(unchecked) var frame: NextBox<P>?
-    /// Set by the packet using `frame`; the acquiring set and releasing clear hand the frame from thread to thread.
-    @usableFromInline let frameInUse = Atomic<Bool>(false)
+    /// The pooled frames (see ``run(from:_:sink:)``), as many as threads that commonly emit at once.
+    @usableFromInline let frames = FrameSlot<P>(count: 4)
 
     init(runners: [StageRunner<P>], infos: [StageInfo], onOutput: (@Sendable (P) -> Void)?,
          onBlocked: (@Sendable (P, StageInfo) -> Void)?, onFailure: (@Sendable (P, StageInfo, any Error) -> Void)?,
@@ -54,10 +51,11 @@ final class Chain<P: Packet>: @unchecked Sendable {
 
     /// Runs `packet` from stage `start` on.
     ///
-    /// A packet entering at the first stage borrows the chain's *frame*: one ``NextBox`` per stage, linked by
-    /// `following`, which it hands back when done, so a synchronous chain allocates nothing per packet. A frame is
-    /// used by one thread at a time; a packet that finds it in use (another thread has it, or a handler re-entered)
-    /// makes its own, as do the rare paths (a late continuation, the stages after an asynchronous one).
+    /// A packet entering at the first stage borrows one of the chain's *frames*: one ``NextBox`` per stage, linked
+    /// by `following`, which it hands back when done, so a synchronous chain allocates nothing per packet. A frame
+    /// is used by one thread at a time; a packet that finds every frame in use (more threads emit at once, or
+    /// handlers re-entered) makes its own, as do the rare paths (a late continuation, the stages after an
+    /// asynchronous one).
     ///
     /// No lock is taken on the synchronous path; only the rare paths (an async stage, an outcome without a handler,
     /// a late or dropped continuation) ask the core whether the plumber is still alive.
@@ -72,15 +70,25 @@ final class Chain<P: Packet>: @unchecked Sendable {
             startAsync(runner, at: start, packet, sink: sink)
             return
         }
-        let blocked: Bool
-        if start == 0 && !frameInUse.exchange(true, ordering: .acquiring) {
-            blocked = receive(runner, at: start, packet, sink: sink, on: pthread_self(), holder: &frame)
-            frameInUse.store(false, ordering: .releasing)
-        } else {
+        var blocked: Bool?
+        if start == 0 {
+            var slot = Optional(Unmanaged.passUnretained(frames))
+            while let frame = slot, blocked == nil {
+                frame._withUnsafeGuaranteedRef { frame in
+                    if frame.claim() {
+                        blocked = receive(runner, at: start, packet, sink: sink, on: pthread_self(), holder: &frame.head)
+                        frame.release()
+                    } else {
+                        slot = frame.nextSlot.map(Unmanaged.passUnretained)
+                    }
+                }
+            }
+        }
+        if blocked == nil {
             var own: NextBox<P>?
             blocked = receive(runner, at: start, packet, sink: sink, on: pthread_self(), holder: &own)
         }
-        if blocked {
+        if blocked == true {
             reportBlocked(packet, at: start, sink: sink)
         }
     }
