@@ -76,7 +76,8 @@ final class Chain<P: Packet>: Sendable {
             while let frame = slot, blocked == nil {
                 frame._withUnsafeGuaranteedRef { frame in
                     if frame.claim() {
-                        blocked = receive(runner, at: start, packet, sink: sink, on: pthread_self(), holder: &frame.head)
+                        blocked = receive(runner, at: start, packet, sink: sink, on: pthread_self(),
+                                          holder: &frame.head)
                         frame.release()
                     } else {
                         slot = frame.nextSlot.map(Unmanaged.passUnretained)
