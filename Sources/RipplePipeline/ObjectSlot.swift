@@ -29,8 +29,9 @@ final class ObjectSlot: @unchecked Sendable {
         let old = object
         object = newValue
         lock.unlock()
-        // The old object may be the last reference to a chain: release it outside the lock.
-        _ = old
+        // The old object may be the last reference to a chain (whose stages and handlers are user code): release it
+        // outside the lock. `_ = old` would not pin it; Swift may end a reference's lifetime at its last real use.
+        withExtendedLifetime(old) {}
     }
 }
 
