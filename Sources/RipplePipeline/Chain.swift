@@ -1,18 +1,12 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import RippleCore
-
-/// A stage as the plumber stores it: continuation style or async.
-@usableFromInline
-enum AnyStage<P: Packet>: Sendable {
-    case continuation(any PipelineStage<P>)
-    case async(any AsyncPipelineStage<P>)
-
-    var name: String {
-        switch self {
-        case .continuation(let stage): stage.name
-        case .async(let stage): stage.name
-        }
-    }
-}
+import Synchronization
 
 /// An immutable snapshot of a plumber's stages and handlers; a packet runs through the snapshot taken when it entered.
 ///
@@ -21,25 +15,35 @@ enum AnyStage<P: Packet>: Sendable {
 /// shut down and stops.
 ///
 /// The running path is `@inlinable` so it is specialised for the client's packet type: unspecialised, every stage
-/// paid several generic-metadata lookups (`NextBox<P>`, `Next<P>`, `AnyStage<P>`), more than the stage itself.
+/// paid several generic-metadata lookups, more than the stage itself.
+///
 @usableFromInline
 final class Chain<P: Packet>: Sendable {
-    @usableFromInline let stages: [AnyStage<P>]
+    /// Owns the stages; `stageRefs` is the same list unretained, so running a stage costs no retain/release.
+    let runners: [StageRunner<P>]
+    @usableFromInline let stageRefs: [Unmanaged<StageRunner<P>>]
     @usableFromInline let infos: [StageInfo]
-    @usableFromInline let onOutput: (@Sendable (P) -> Void)?
+    let onOutput: (@Sendable (P) -> Void)?
+    /// `onOutput` unwrapped (a no-op when there is none), for the hot path: calling a non-optional closure stored
+    /// in a `let` borrows it, where unwrapping the optional retained and released its context on every packet.
+    @usableFromInline let output: @Sendable (P) -> Void
+    @usableFromInline let hasOutput: Bool
     let onBlocked: (@Sendable (P, StageInfo) -> Void)?
     let onFailure: (@Sendable (P, StageInfo, any Error) -> Void)?
     /// Strong: the core never holds a chain once its plumber is gone, so this cycle does not outlive the plumber.
     @usableFromInline let core: PlumberCore<P>
-    /// Guards the slow-path flags of this chain's ``NextBox``es (continuations called late or kept by a stage).
-    let lock = Lock()
+    /// The pooled frames (see ``run(from:_:sink:)``), as many as threads that commonly emit at once.
+    @usableFromInline let frames = FrameSlot<P>(count: 4)
 
-    init(stages: [AnyStage<P>], infos: [StageInfo], onOutput: (@Sendable (P) -> Void)?,
+    init(runners: [StageRunner<P>], infos: [StageInfo], onOutput: (@Sendable (P) -> Void)?,
          onBlocked: (@Sendable (P, StageInfo) -> Void)?, onFailure: (@Sendable (P, StageInfo, any Error) -> Void)?,
          core: PlumberCore<P>) {
-        self.stages = stages
+        self.runners = runners
+        self.stageRefs = runners.map(Unmanaged.passUnretained)
         self.infos = infos
         self.onOutput = onOutput
+        self.output = onOutput ?? { _ in }
+        self.hasOutput = onOutput != nil
         self.onBlocked = onBlocked
         self.onFailure = onFailure
         self.core = core
@@ -47,42 +51,122 @@ final class Chain<P: Packet>: Sendable {
 
     /// Runs `packet` from stage `start` on.
     ///
-    /// The synchronous path takes no lock; only the rare paths (an async stage, an outcome without a handler, a late
-    /// or dropped continuation) ask the core whether the plumber is still alive.
+    /// A packet entering at the first stage borrows one of the chain's *frames*: one ``NextBox`` per stage, linked
+    /// by `following`, which it hands back when done, so a synchronous chain allocates nothing per packet. A frame
+    /// is used by one thread at a time; a packet that finds every frame in use (more threads emit at once, or
+    /// handlers re-entered) makes its own, as do the rare paths (a late continuation, the stages after an
+    /// asynchronous one).
+    ///
+    /// No lock is taken on the synchronous path; only the rare paths (an async stage, an outcome without a handler,
+    /// a late or dropped continuation) ask the core whether the plumber is still alive.
     @inlinable
-    func run(from start: Int, _ packet: P, sink: ResultSink<P>?) {
-        guard start < stages.count else {
+    func run(from start: Int, _ packet: P, sink: SinkRef<P>?) {
+        guard start < stageRefs.count else {
             deliverOutput(packet, sink: sink)
             return
         }
-        switch stages[start] {
-        case .continuation(let stage):
-            var box = NextBox(chain: self, index: start, packet: packet, sink: sink)
-            stage.receive(packet, next: Next(box: box))
-            let uniquelyHeld = isKnownUniquelyReferenced(&box)
-            box.receiveReturned(uniquelyHeld: uniquelyHeld)
-        // Releasing `box` here, uncalled and unkept, reports the block from its deinit.
-        case .async(let stage):
-            startAsync(stage, at: start, packet, sink: sink)
+        let runner = stageRefs[start]
+        if runner._withUnsafeGuaranteedRef({ $0.isAsync }) {
+            startAsync(runner, at: start, packet, sink: sink)
+            return
+        }
+        var blocked: Bool?
+        if start == 0 {
+            var slot = Optional(Unmanaged.passUnretained(frames))
+            while let frame = slot, blocked == nil {
+                frame._withUnsafeGuaranteedRef { frame in
+                    if frame.claim() {
+                        blocked = receive(runner, at: start, packet, sink: sink, on: pthread_self(),
+                                          holder: &frame.head)
+                        frame.release()
+                    } else {
+                        slot = frame.nextSlot.map(Unmanaged.passUnretained)
+                    }
+                }
+            }
+        }
+        if blocked == nil {
+            var own: NextBox<P>?
+            blocked = receive(runner, at: start, packet, sink: sink, on: pthread_self(), holder: &own)
+        }
+        if blocked == true {
+            reportBlocked(packet, at: start, sink: sink)
         }
     }
 
+    /// Runs `packet` from the stage after `owner`'s, with the boxes of `owner`'s frame, on `owner`'s driving thread
+    /// (only ``NextBox/pass(_:)``'s fast path calls it).
+    @inlinable
+    func runAfter(_ owner: NextBox<P>, _ packet: P) {
+        let index = owner.index &+ 1
+        guard index < stageRefs.count else {
+            deliverOutput(packet, sink: owner.sink)
+            return
+        }
+        let runner = stageRefs[index]
+        if runner._withUnsafeGuaranteedRef({ $0.isAsync }) {
+            startAsync(runner, at: index, packet, sink: owner.sink)
+            return
+        }
+        let blocked: Bool
+        if owner.followingInUse {
+            // `owner`'s continuation was called again from inside the following stage (kept and called re-entrantly):
+            // that stage's box is in use, so this run gets a box of its own.
+            var own: NextBox<P>?
+            blocked = receive(runner, at: index, packet, sink: owner.sink, on: owner.driverThread, holder: &own)
+        } else {
+            owner.followingInUse = true
+            blocked = receive(runner, at: index, packet, sink: owner.sink, on: owner.driverThread,
+                              holder: &owner.following)
+            owner.followingInUse = false
+        }
+        if blocked {
+            reportBlocked(packet, at: index, sink: owner.sink)
+        }
+    }
+
+    /// Calls one continuation-style stage with the box in `holder` (made if there is none) and settles the box:
+    /// back to idle when nobody else holds it, else it escapes and `holder` forgets it. Returns whether the packet
+    /// was blocked there (the stage returned without calling or keeping its continuation).
+    @inlinable
+    func receive(_ runner: Unmanaged<StageRunner<P>>, at index: Int, _ packet: P, sink: SinkRef<P>?,
+                 on thread: pthread_t, holder: inout NextBox<P>?) -> Bool {
+        if holder == nil {
+            holder = NextBox(chain: self, index: index)
+        }
+        // Borrowed, not retained: the uniqueness check below must see the holder's reference as the only one.
+        let box = Unmanaged.passUnretained(holder.unsafelyUnwrapped)
+        box._withUnsafeGuaranteedRef { box in
+            box.begin(sink: sink, on: thread)
+            runner._withUnsafeGuaranteedRef { $0.receive(packet, next: Next(box: box)) }
+            box.inReceive = false
+        }
+        if isKnownUniquelyReferenced(&holder) {
+            return !box._withUnsafeGuaranteedRef { $0.settle() }
+        }
+        box._withUnsafeGuaranteedRef { $0.escape(packet, chain: self) }
+        holder = nil
+        return false
+    }
+
     @usableFromInline
-    func startAsync(_ stage: any AsyncPipelineStage<P>, at index: Int, _ packet: P, sink: ResultSink<P>?) {
-        core.startAsync(stage, at: index, packet, chain: self, sink: sink)
+    func startAsync(_ runner: Unmanaged<StageRunner<P>>, at index: Int, _ packet: P, sink: SinkRef<P>?) {
+        core.startAsync(runner.takeUnretainedValue(), at: index, packet, chain: self,
+                        sink: sink?.takeUnretainedValue())
     }
 
     @inlinable
-    func deliverOutput(_ packet: P, sink: ResultSink<P>?) {
-        if let onOutput, sink == nil {
-            onOutput(packet)
+    func deliverOutput(_ packet: P, sink: SinkRef<P>?) {
+        if sink == nil && hasOutput {
+            output(packet)
         } else {
             deliverOutputSlowly(packet, sink: sink)
         }
     }
 
     @usableFromInline
-    func deliverOutputSlowly(_ packet: P, sink: ResultSink<P>?) {
+    func deliverOutputSlowly(_ packet: P, sink: SinkRef<P>?) {
+        let sink = sink?.takeUnretainedValue()
         if let onOutput {
             onOutput(packet)
         } else if sink == nil {
@@ -91,7 +175,9 @@ final class Chain<P: Packet>: Sendable {
         sink?.deliver(.output(packet))
     }
 
-    func reportBlocked(_ packet: P, at index: Int, sink: ResultSink<P>?) {
+    @usableFromInline
+    func reportBlocked(_ packet: P, at index: Int, sink: SinkRef<P>?) {
+        let sink = sink?.takeUnretainedValue()
         let stage = infos[index]
         if let onBlocked {
             onBlocked(packet, stage)
@@ -101,7 +187,8 @@ final class Chain<P: Packet>: Sendable {
         sink?.deliver(.blocked(packet, stage: stage))
     }
 
-    func reportFailure(_ packet: P, at index: Int, error: any Error, sink: ResultSink<P>?) {
+    func reportFailure(_ packet: P, at index: Int, error: any Error, sink: SinkRef<P>?) {
+        let sink = sink?.takeUnretainedValue()
         let stage = infos[index]
         if let onFailure {
             onFailure(packet, stage, error)

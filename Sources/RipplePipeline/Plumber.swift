@@ -57,14 +57,14 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
     /// Appends a continuation-style stage to the chain.
     @discardableResult
     public func addPipeline(_ stage: some PipelineStage<P>) -> Plumber<P> {
-        core.append(.continuation(stage))
+        core.append(ContinuationRunner(stage))
         return self
     }
 
     /// Appends an asynchronous stage to the chain.
     @discardableResult
     public func addPipeline(_ stage: some AsyncPipelineStage<P>) -> Plumber<P> {
-        core.append(.async(stage))
+        core.append(AsyncRunner(stage))
         return self
     }
 
@@ -114,7 +114,7 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 sink.install(continuation)
-                chain.run(from: 0, packet, sink: sink)
+                withExtendedLifetime(sink) { chain.run(from: 0, packet, sink: Unmanaged.passUnretained(sink)) }
             }
         } onCancel: {
             sink.cancel()

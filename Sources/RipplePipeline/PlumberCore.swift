@@ -11,7 +11,7 @@ import RippleCore
 @usableFromInline
 final class PlumberCore<P: Packet>: @unchecked Sendable {
     private struct State {
-        var stages: [AnyStage<P>] = []
+        var stages: [StageRunner<P>] = []
         var infos: [StageInfo] = []
         var onOutput: (@Sendable (P) -> Void)?
         var onBlocked: (@Sendable (P, StageInfo) -> Void)?
@@ -50,8 +50,8 @@ final class PlumberCore<P: Packet>: @unchecked Sendable {
         state.withLock { $0.unhandled }
     }
 
-    func append(_ stage: AnyStage<P>) {
-        // The name is user code: ask for it outside the lock.
+    /// `stage` asked its stage's name (user code) when it was made, outside the lock.
+    func append(_ stage: StageRunner<P>) {
         let name = stage.name
         configure { state in
             state.infos.append(StageInfo(index: state.stages.count, name: name))
@@ -79,7 +79,7 @@ final class PlumberCore<P: Packet>: @unchecked Sendable {
     private func rebuild() {
         state.withLock { state in
             guard state.isAlive else { return }
-            chainSlot.store(Chain(stages: state.stages, infos: state.infos, onOutput: state.onOutput,
+            chainSlot.store(Chain(runners: state.stages, infos: state.infos, onOutput: state.onOutput,
                                   onBlocked: state.onBlocked, onFailure: state.onFailure, core: self))
         }
     }
@@ -99,7 +99,7 @@ final class PlumberCore<P: Packet>: @unchecked Sendable {
         state.withLock { $0.unhandled[keyPath: outcome] += 1 }
     }
 
-    func startAsync(_ stage: any AsyncPipelineStage<P>, at index: Int, _ packet: P, chain: Chain<P>,
+    func startAsync(_ stage: StageRunner<P>, at index: Int, _ packet: P, chain: Chain<P>,
                     sink: ResultSink<P>?) {
         let id = state.withLock { state -> UInt64? in
             guard state.isAlive else { return nil }
@@ -118,11 +118,11 @@ final class PlumberCore<P: Packet>: @unchecked Sendable {
             guard self.taskFinished(id) else { return }
             switch outcome {
             case .success(let passed?):
-                chain.run(from: index + 1, passed, sink: sink)
+                chain.run(from: index + 1, passed, sink: sink.map(Unmanaged.passUnretained))
             case .success(nil):
-                chain.reportBlocked(packet, at: index, sink: sink)
+                chain.reportBlocked(packet, at: index, sink: sink.map(Unmanaged.passUnretained))
             case .failure(let error):
-                chain.reportFailure(packet, at: index, error: error, sink: sink)
+                chain.reportFailure(packet, at: index, error: error, sink: sink.map(Unmanaged.passUnretained))
             }
         }
         let cancelNow = state.withLock { state -> Bool in

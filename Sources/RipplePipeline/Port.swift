@@ -37,9 +37,18 @@ open class Port<P: Packet>: @unchecked Sendable {
     public final func emit(_ packet: P, portNumber: Int) -> Bool {
         var stamped = packet
         stamped.portNumber = portNumber
-        let targets = plumbers.load()
+        // The usual wiring, one plumber: its chain is read under the wiring lock (the core's slot lock nests inside
+        // it, never the other way round), so neither the list nor the core is copied and retained per packet.
+        let single = plumbers.withSoleObject { sole in
+            sole._withUnsafeGuaranteedRef { unsafeDowncast($0, to: PlumberCore<P>.self).currentChain }
+        }
+        if let single {
+            guard let chain = single else { return false }
+            chain.run(from: 0, stamped, sink: nil)
+            return true
+        }
         var delivered = false
-        for target in targets {
+        for target in plumbers.load() {
             let core = unsafeDowncast(target, to: PlumberCore<P>.self)
             guard let chain = core.currentChain else { continue }
             delivered = true

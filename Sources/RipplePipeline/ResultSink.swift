@@ -1,5 +1,10 @@
 import RippleCore
 
+/// How a running packet refers to its sink: unretained, so passing it from stage to stage costs nothing. Whoever
+/// runs the packet holds the sink (``Plumber/process(_:)``, the task of an asynchronous stage, an escaped ``Next``).
+@usableFromInline
+typealias SinkRef<P: Packet> = Unmanaged<ResultSink<P>>
+
 /// Collects the first outcome of one ``Plumber/process(_:portNumber:)`` call and cancels that call's asynchronous
 /// stages when the awaiting task is cancelled.
 ///
