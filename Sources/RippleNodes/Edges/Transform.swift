@@ -10,7 +10,7 @@ let transformCounter = LiveObjectCounter("Transform")
 ///
 /// `@unchecked Sendable`: `fromStorage`, `toStorage` and `nameStorage` are only touched under `edgeLock`.
 open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, UpstreamEdge, @unchecked Sendable {
-    @usableFromInline final let edgeLock = NodeLock()
+    @usableFromInline final let edgeLock = RawLock()
     // Guarded by `edgeLock`, so the dynamic exclusivity checks are turned off.
     @exclusivity(unchecked) private var fromStorage: Node<Input>?
     @usableFromInline @exclusivity(unchecked) final weak var toStorage: Node<Output>?
@@ -48,7 +48,6 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
 
     deinit {
         transformCounter.decrement()
-        edgeLock.destroy()
     }
 
     /// The debugging name; operators name their transforms after themselves.

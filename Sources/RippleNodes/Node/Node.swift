@@ -15,7 +15,10 @@ let nodeCounter = LiveObjectCounter("Node")
 ///
 /// `@unchecked Sendable`: every stored property below is read and written only under `lock`.
 public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @unchecked Sendable {
-    @usableFromInline final let lock = NodeLock()
+    @usableFromInline final let lock = RawLock()
+    /// The engine's per-thread states, kept here so a set reaches them without the global's lazy-initialisation
+    /// check (a `swift_once` call per set on Linux).
+    @usableFromInline final let threadStates = propagationStates
     // Guarded by `lock`, which already makes every access exclusive: the dynamic exclusivity checks are turned off.
     // `final`, so code inlined into other modules reads the fields directly rather than through accessors.
     @usableFromInline @exclusivity(unchecked) final var storage: Value?
@@ -35,7 +38,6 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
         // The transforms feeding this node are now dead ends: unlink them from their upstream nodes.
         for edge in upstream { edge.targetDidDeinit() }
         nodeCounter.decrement()
-        lock.destroy()
     }
 
     /// The current value, or nil when the node is empty. For `Node<Int?>`, `.some(nil)` is a held nil value.

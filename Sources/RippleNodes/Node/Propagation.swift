@@ -1,32 +1,9 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import DequeModule
 import RippleCore
 
-/// The pthread key of the engine's per-thread state: RippleCore's `ThreadLocal`, without its generic wrapper, so the
-/// lookup is one `pthread_getspecific` and no retain.
-private let propagationStateKey: pthread_key_t = {
-    var key = pthread_key_t()
-    let status = pthread_key_create(&key, releasePropagationState)
-    precondition(status == 0, "RippleNodes: pthread_key_create failed with \(status)")
-    return key
-}()
-
-#if canImport(Darwin)
-private func releasePropagationState(_ raw: UnsafeMutableRawPointer) {
-    Unmanaged<PropagationState>.fromOpaque(raw).release()
-}
-#else
-private func releasePropagationState(_ raw: UnsafeMutableRawPointer?) {
-    guard let raw else { return }
-    Unmanaged<PropagationState>.fromOpaque(raw).release()
-}
-#endif
+/// Every thread's engine state. The key holds each thread's state until the thread exits.
+@usableFromInline
+let propagationStates = ThreadLocal<PropagationState>()
 
 // The propagation engine, in one place: every value that moves through the graph passes through here.
 //
@@ -49,16 +26,7 @@ final class PropagationState {
     /// keep it in `unowned(unsafe)` locals, so there is no retain/release per set.
     @usableFromInline
     static var current: Unmanaged<PropagationState> {
-        if let raw = pthread_getspecific(propagationStateKey) {
-            return Unmanaged.fromOpaque(raw)
-        }
-        return makeCurrent()
-    }
-
-    private static func makeCurrent() -> Unmanaged<PropagationState> {
-        let state = Unmanaged.passRetained(PropagationState())
-        pthread_setspecific(propagationStateKey, state.toOpaque())
-        return state
+        propagationStates.unretained(orMake: PropagationState.init)
     }
 
     /// Every node propagating on this thread, outermost first. `path[base...]` is the current propagation's sender
@@ -72,6 +40,7 @@ final class PropagationState {
     @usableFromInline @exclusivity(unchecked) var pending = Deque<() -> Void>()
     @exclusivity(unchecked) var draining = false
 
+    @usableFromInline
     init() {
         path = .allocate(capacity: pathCapacity)
     }
@@ -207,7 +176,7 @@ extension Node {
     @inlinable
     final func startPropagation(_ value: Value?, context: (any Sendable)?, checkMutable: Bool = false) {
         // The thread's key keeps the state alive: no retain for this propagation.
-        PropagationState.current._withUnsafeGuaranteedRef { state in
+        threadStates.unretained(orMake: PropagationState.init)._withUnsafeGuaranteedRef { state in
             if state.isPropagating(ObjectIdentifier(self)) {
                 queueSet(value, context: context, checkMutable: checkMutable, state: state)
                 return
