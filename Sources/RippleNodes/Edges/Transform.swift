@@ -4,16 +4,19 @@ let transformCounter = LiveObjectCounter("Transform")
 
 /// An edge from one node to another: values of `from` reach `to` through ``next(_:senders:context:)``.
 ///
-/// `from` is held strongly and `to` weakly, while `to` holds the transform: downstream owns upstream. Setting `from`
+/// `from` is held strongly and `to` without owning it, while `to` holds the transform: downstream owns upstream. Setting `from`
 /// or `to` relinks (nil unlinks); once both ends are set, `from`'s current value is pushed. Subclass it for a custom
 /// transform: override ``next(_:senders:context:)`` and call ``emit(_:senders:context:)`` for what should reach `to`.
 ///
-/// `@unchecked Sendable`: `fromStorage`, `toStorage` and `nameStorage` are only touched under `edgeLock`.
+/// `@unchecked Sendable`: `fromStorage`, `toTarget` and `nameStorage` are only touched under `edgeLock`.
 open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, UpstreamEdge, @unchecked Sendable {
     @usableFromInline final let edgeLock = RawLock()
     // Guarded by `edgeLock`, so the dynamic exclusivity checks are turned off.
     @exclusivity(unchecked) private var fromStorage: Node<Input>?
-    @usableFromInline @exclusivity(unchecked) final weak var toStorage: Node<Output>?
+    /// `to`, not owned (see `TargetRef`: a weak reference would slow every release of the node); `toAnchor` keeps
+    /// `toTarget` valid. Both change together.
+    @usableFromInline @exclusivity(unchecked) final var toTarget: TargetRef?
+    @exclusivity(unchecked) private var toAnchor: TargetAnchor?
     @exclusivity(unchecked) private var nameStorage: String?
     /// The node whose downstream list holds this transform: `from`, while `to` is set too.
     @exclusivity(unchecked) private var registeredIn: Node<Input>?
@@ -62,9 +65,9 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         set { setFrom(newValue, api: "Transform.from") }
     }
 
-    /// The downstream node, held weakly (it holds this transform).
+    /// The downstream node, not owned (it holds this transform); nil once it is freed.
     public final var to: Node<Output>? {
-        get { edgeLock.withLock { toStorage } }
+        get { edgeLock.withLock { loadTo() } }
         set { setTo(newValue, api: "Transform.to") }
     }
 
@@ -84,29 +87,43 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
     @inlinable
     public final func emit(_ value: Output, senders: SenderList, context: (any Sendable)?) {
         edgeLock.lock()
-        let target = toStorage
+        let target = toTarget?.retained()
         edgeLock.unlock()
         guard let target else { return }
-        Transform.emit(value, into: Unmanaged.passUnretained(target), senders: senders, context: context)
-        extendLifetime(target)
+        Transform.emit(value, into: target, senders: senders, context: context)
+        target.release()
+    }
+
+    /// Replaces `to`'s reference. Call under `edgeLock`.
+    private func setTarget(_ node: Node<Output>?) {
+        toAnchor = node.map { TargetAnchor($0) }
+        toTarget = toAnchor?.ref
+    }
+
+    /// `to`, retained, or nil when unset or already deinitialising. Call under `edgeLock`; release the result
+    /// after unlocking (it may be the last reference).
+    @inlinable
+    final func loadTo() -> Node<Output>? {
+        guard let retained = toTarget?.retained() else { return nil }
+        return unsafeDowncast(retained.takeRetainedValue(), to: Node<Output>.self)
     }
 
     /// `emit` once `to` is known: the built-in operators' push thunks get it from the slot of `from`'s edge list.
     @inlinable @inline(__always)
     static func emit(_ value: Output, into target: Unmanaged<AnyObject>, senders: SenderList,
                      context: (any Sendable)?) {
-        // The caller keeps the target alive: borrow it, no retain (a node's refcounting is slow once it is the
-        // target of weak references).
+        // The caller keeps the target alive and the thread keeps its state: borrow both, no retain per hop.
         target._withUnsafeGuaranteedRef { object in
             let target = unsafeDowncast(object, to: Node<Output>.self)
-            let state = senders.state
-            switch state.position(of: ObjectIdentifier(target)) {
-            case .notPropagating:
-                target.receive(value, context: context, state: state)
-            case .onSenderList:
-                return
-            case .propagatingElsewhere:
-                queueEmit(value, into: target, senders: senders, context: context)
+            senders.stateRef._withUnsafeGuaranteedRef { state in
+                switch state.position(of: ObjectIdentifier(target)) {
+                case .notPropagating:
+                    target.receive(value, context: context, state: state)
+                case .onSenderList:
+                    return
+                case .propagatingElsewhere:
+                    queueEmit(value, into: target, senders: senders, context: context)
+                }
             }
         }
     }
@@ -117,8 +134,10 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
     static func queueEmit(_ value: Output, into target: Node<Output>, senders: SenderList,
                          context: (any Sendable)?) {
         let snapshot = senders.snapshot()
-        senders.state.pending.append { [weak target] in
-            target?.resumePropagation(value, context: context, senders: snapshot)
+        // Held strongly until the job runs, at the end of this thread's propagation: a weak reference would give
+        // the node a side table and slow every later release of it.
+        senders.state.pending.append { [target] in
+            target.resumePropagation(value, context: context, senders: snapshot)
         }
     }
 
@@ -146,16 +165,17 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
     func toDidChange() {}
 
     final var isLinked: Bool {
-        edgeLock.withLock { fromStorage != nil || toStorage != nil }
+        edgeLock.withLock { fromStorage != nil || toTarget != nil }
     }
 
     final func setFrom(_ newValue: Node<Input>?, api: String) {
         let (old, target): (Node<Input>?, Node<Output>?) = edgeLock.withLock {
-            if let newValue, let toStorage, ObjectIdentifier(newValue) == ObjectIdentifier(toStorage) {
-                return (nil, toStorage)
+            let target = loadTo()
+            if let newValue, let target, ObjectIdentifier(newValue) == ObjectIdentifier(target) {
+                return (nil, target)
             }
             defer { fromStorage = newValue }
-            return (fromStorage, toStorage)
+            return (fromStorage, target)
         }
         if let newValue, let target, ObjectIdentifier(newValue) == ObjectIdentifier(target) {
             programmerError("\(api) cannot link node '\(target.name ?? "undefined")' to itself")
@@ -172,8 +192,8 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
             if let newValue, let fromStorage, ObjectIdentifier(newValue) == ObjectIdentifier(fromStorage) {
                 return (nil, fromStorage)
             }
-            defer { toStorage = newValue }
-            return (toStorage, fromStorage)
+            defer { setTarget(newValue) }
+            return (loadTo(), fromStorage)
         }
         if let newValue, let source, ObjectIdentifier(newValue) == ObjectIdentifier(source) {
             programmerError("\(api) cannot link node '\(source.name ?? "undefined")' to itself")
@@ -190,6 +210,8 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
 
     /// `to` was freed: unlink from `from` too, so nothing keeps the upstream alive on this edge's behalf.
     final func targetDidDeinit() {
+        // A freed `to` reads as nil, as a weak reference would; drop the reference that kept its memory.
+        edgeLock.withLock { setTarget(nil) }
         setFrom(nil, api: "Transform.targetDidDeinit()")
         reconcileRegistration()
     }
@@ -200,7 +222,7 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
     /// concurrent relinks cannot reorder the add and the remove.
     private func reconcileRegistration() {
         edgeLock.lock()
-        let target = toStorage
+        let target = loadTo()
         let wanted = target == nil ? nil : fromStorage
         let previous = registeredIn
         // The slot carries `to` as well, so a new `to` means a new slot.
@@ -213,6 +235,6 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
             registeredTo = wanted == nil ? nil : target.map(ObjectIdentifier.init)
         }
         edgeLock.unlock()
-        withExtendedLifetime(previous) {}
+        withExtendedLifetime((previous, target)) {}
     }
 }

@@ -42,23 +42,25 @@ final class EdgeList<Value: Sendable>: @unchecked Sendable {
 typealias PushThunk<Input> = @Sendable (_ edge: Unmanaged<AnyObject>, _ target: Unmanaged<AnyObject>, Input,
                                         SenderList, (any Sendable)?) -> Void
 
-/// One downstream transform in a node's list: the edge (held strongly), its `to` node (weakly, as the transform
+/// One downstream transform in a node's list: the edge (held strongly), its `to` node (not owned, as the transform
 /// holds it) and its push thunk. A transform whose `to` changes gets a new slot, so a slot never changes and
 /// propagation reads `to` without the edge's lock.
 @usableFromInline
 final class DownstreamSlot<Input: Sendable>: @unchecked Sendable {
-    // `target` is written only in init (weak references clear themselves atomically); `edge` is a thread-safe
-    // transform and `push` a non-capturing @Sendable thunk.
+    // Immutable after init; `edge` is a thread-safe transform and `push` a @Sendable thunk.
     @usableFromInline let edge: any DownstreamEdge
     /// `edge`, unretained (`edge` keeps it alive), for the push thunk.
     @usableFromInline let edgeRef: Unmanaged<AnyObject>
-    @usableFromInline @exclusivity(unchecked) final weak var target: AnyObject?
+    /// `to`, not owned (see `TargetRef`); `anchor` keeps `target` valid.
+    @usableFromInline let target: TargetRef
+    let anchor: TargetAnchor
     @usableFromInline let push: PushThunk<Input>
 
     init(edge: any DownstreamEdge, target: AnyObject, push: @escaping PushThunk<Input>) {
         self.edge = edge
         edgeRef = Unmanaged.passUnretained(edge as AnyObject)
-        self.target = target
+        anchor = TargetAnchor(target)
+        self.target = anchor.ref
         self.push = push
     }
 }

@@ -142,13 +142,17 @@ final class PropagationState {
 /// ``Transform/emit(_:after:context:)``. A sender list is only valid during the call that received it, on that
 /// thread: it refers to the thread's propagation state without retaining it.
 public struct SenderList {
-    // The thread's state outlives every propagation on that thread (see `PropagationState.current`).
-    @usableFromInline unowned(unsafe) let state: PropagationState
+    // The thread's state outlives every propagation on that thread (see `PropagationState.current`). Held as
+    // `Unmanaged` and borrowed on the hot path: an `unowned(unsafe)` reference is retained around each use.
+    @usableFromInline let stateRef: Unmanaged<PropagationState>
 
     @inlinable
     init(state: PropagationState) {
-        self.state = state
+        stateRef = .passUnretained(state)
     }
+
+    @usableFromInline
+    var state: PropagationState { stateRef.takeUnretainedValue() }
 
     /// Whether `node` is on the path of this propagation.
     public func contains(_ node: some GraphNode) -> Bool {
@@ -257,9 +261,9 @@ extension Node {
                     // check it against the current list, under this node's lock. Nothing ran before the first hop
                     // of a node without listeners, the common case in a chain.
                     if (index == 0 && listenerCount == 0) || isStillDownstream(slot, since: edges),
-                       let target = slot.target {
-                        slot.push(slot.edgeRef, Unmanaged.passUnretained(target), value, senders, context)
-                        extendLifetime(target)
+                       let target = slot.target.retained() {
+                        slot.push(slot.edgeRef, target, value, senders, context)
+                        target.release()
                     }
                 }
                 index += 1
