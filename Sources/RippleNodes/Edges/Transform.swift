@@ -209,6 +209,7 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
     }
 
     /// `to` was freed: unlink from `from` too, so nothing keeps the upstream alive on this edge's behalf.
+    @usableFromInline
     final func targetDidDeinit() {
         // A freed `to` reads as nil, as a weak reference would; drop the reference that kept its memory.
         edgeLock.withLock { setTarget(nil) }

@@ -23,14 +23,22 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
     // `final`, so code inlined into other modules reads the fields directly rather than through accessors.
     @usableFromInline @exclusivity(unchecked) final var storage: Value?
     @usableFromInline @exclusivity(unchecked) final var mutableFlag: Bool
-    @exclusivity(unchecked) var nameStorage: String?
+    @usableFromInline @exclusivity(unchecked) var nameStorage: String?
     /// Listeners and downstream transforms, replaced as a whole on every change (see `EdgeList`).
-    @usableFromInline @exclusivity(unchecked) final var edges: EdgeList<Value> = .empty
-    @exclusivity(unchecked) var upstream: [any UpstreamEdge] = []
+    @usableFromInline @exclusivity(unchecked) final var edges: EdgeList = .empty
+    @usableFromInline @exclusivity(unchecked) var upstream: [any UpstreamEdge] = []
 
+    // Inlinable, so creating a node runs specialised in the client: unspecialised, storing a `Value?` costs generic
+    // metadata look-ups.
+    @inlinable
     init(storage: Value?, mutable: Bool) {
         self.storage = storage
         self.mutableFlag = mutable
+        Self.didCreate()
+    }
+
+    @usableFromInline
+    static func didCreate() {
         nodeCounter.increment()
     }
 
@@ -113,21 +121,29 @@ extension Node: NodeInitializable {}
 
 extension NodeInitializable {
     /// A node holding `value`: read-only for `Node`, mutable for ``MutableNode``.
+    @inlinable
     public init(_ value: Value) {
         self = Self.makeClusterNode(value)
     }
 
     /// An empty node: read-only for `Node`, mutable for ``MutableNode``.
+    @inlinable
     public init() {
         self = Self.makeClusterNode(nil)
     }
 
-    private static func makeClusterNode(_ value: Value?) -> Self {
+    // Inlinable: specialised, the type tests below fold away.
+    @inlinable
+    static func makeClusterNode(_ value: Value?) -> Self {
         let mutable = Self.self is MutableNode<Value>.Type
         let node = MutableNode<Value>(storage: value, mutable: mutable)
-        guard let typed = node as? Self else {
-            programmerError("NodeInitializable.init is for Node and MutableNode only, not \(Self.self)")
-        }
+        guard let typed = node as? Self else { clusterInitFailed(Self.self) }
         return typed
     }
+}
+
+/// `NodeInitializable.init` on a type other than `Node` and `MutableNode`: a programmer error.
+@usableFromInline
+func clusterInitFailed(_ type: Any.Type) -> Never {
+    programmerError("NodeInitializable.init is for Node and MutableNode only, not \(type)")
 }

@@ -230,17 +230,20 @@ extension Node {
         // One immutable snapshot of both lists: a retain, not an allocation. It keeps every listener and slot alive
         // until the end, so the loops below read them unretained.
         let edges = self.edges
-        let listeners = edges.listenerRefs
+        let listeners = edges.elements
         let listenerCount = edges.listenerCount
         // The first listener's flag is read under this lock already; later ones are re-read (under the lock) after
         // user code has run, since a listener may cancel another.
-        var live = listenerCount > 0 && listeners[0]._withUnsafeGuaranteedRef { $0.live }
+        var live = listenerCount > 0 && listeners[0]._withUnsafeGuaranteedRef {
+            unsafeDowncast($0, to: ListenEdge<Value>.self).live
+        }
         lock.unlock()
         extendLifetime(previous)
         state.push(ObjectIdentifier(self))
         var index = 0
         while index < listenerCount {
-            listeners[index]._withUnsafeGuaranteedRef { listener in
+            listeners[index]._withUnsafeGuaranteedRef { object in
+                let listener = unsafeDowncast(object, to: ListenEdge<Value>.self)
                 if index > 0 {
                     lock.lock()
                     live = listener.live
@@ -250,13 +253,14 @@ extension Node {
             }
             index += 1
         }
-        let downstream = edges.downstreamRefs
+        let downstream = listeners + listenerCount
         let downstreamCount = edges.downstreamCount
         if downstreamCount > 0 {
             let senders = SenderList(state: state)
             index = 0
             while index < downstreamCount {
-                downstream[index]._withUnsafeGuaranteedRef { slot in
+                downstream[index]._withUnsafeGuaranteedRef { object in
+                    let slot = unsafeDowncast(object, to: DownstreamSlot<Value>.self)
                     // Once user code has run (a listener, an earlier hop), the transform may have been unlinked:
                     // check it against the current list, under this node's lock. Nothing ran before the first hop
                     // of a node without listeners, the common case in a chain.
@@ -275,7 +279,7 @@ extension Node {
 
     /// Whether `edge` is still in this node's downstream list; `snapshot` is the list propagation started with.
     @inlinable
-    final func isStillDownstream(_ slot: DownstreamSlot<Value>, since snapshot: EdgeList<Value>) -> Bool {
+    final func isStillDownstream(_ slot: DownstreamSlot<Value>, since snapshot: EdgeList) -> Bool {
         lock.lock()
         let current = edges
         let linked = current === snapshot || current.containsDownstream(slot)
