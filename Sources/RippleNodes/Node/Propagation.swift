@@ -39,6 +39,8 @@ final class PropagationState {
     @usableFromInline @exclusivity(unchecked) var base = 0
     @usableFromInline @exclusivity(unchecked) var pending = Deque<() -> Void>()
     @exclusivity(unchecked) var draining = false
+    /// No context, for sets without one (see `Node.startPropagation(_:checkMutable:)`).
+    @usableFromInline let noContext: (any Sendable)? = nil
 
     @usableFromInline
     init() {
@@ -181,21 +183,36 @@ extension Node {
     final func startPropagation(_ value: Value?, context: (any Sendable)?, checkMutable: Bool = false) {
         // The thread's key keeps the state alive: no retain for this propagation.
         threadStates.unretained(orMake: PropagationState.init)._withUnsafeGuaranteedRef { state in
-            if state.isPropagating(ObjectIdentifier(self)) {
-                queueSet(value, context: context, checkMutable: checkMutable, state: state)
-                return
-            }
-            guard let value else {
-                if checkMutable { requireMutable() }
-                cleanStorage()
-                return
-            }
-            let savedBase = state.base
-            state.base = state.pathCount
-            receive(value, context: context, state: state, checkMutable: checkMutable)
-            state.base = savedBase
-            state.drainIfIdle()
+            startPropagation(value, context: context, checkMutable: checkMutable, state: state)
         }
+    }
+
+    /// A set without a context (`value =`): the nil context is borrowed from the thread's state, since a `nil`
+    /// literal of `(any Sendable)?` is destroyed through value witnesses after the call (~60 instructions a set).
+    @inlinable
+    final func startPropagation(_ value: Value?, checkMutable: Bool) {
+        threadStates.unretained(orMake: PropagationState.init)._withUnsafeGuaranteedRef { state in
+            startPropagation(value, context: state.noContext, checkMutable: checkMutable, state: state)
+        }
+    }
+
+    @inlinable @inline(__always)
+    final func startPropagation(_ value: Value?, context: (any Sendable)?, checkMutable: Bool,
+                                state: PropagationState) {
+        if state.isPropagating(ObjectIdentifier(self)) {
+            queueSet(value, context: context, checkMutable: checkMutable, state: state)
+            return
+        }
+        guard let value else {
+            if checkMutable { requireMutable() }
+            cleanStorage()
+            return
+        }
+        let savedBase = state.base
+        state.base = state.pathCount
+        receive(value, context: context, state: state, checkMutable: checkMutable)
+        state.base = savedBase
+        state.drainIfIdle()
     }
 
     @usableFromInline
