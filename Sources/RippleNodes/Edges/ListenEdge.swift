@@ -40,7 +40,7 @@ public final class ListenEdge<Value: Sendable>: Cancellable, @unchecked Sendable
         guard let detached = node else { return }
         node = nil
         let previous = detached.removeListener(self)
-        withExtendedLifetime(previous) {}
+        extendLifetime(previous)
     }
 
     public var isCancelled: Bool {

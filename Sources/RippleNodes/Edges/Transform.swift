@@ -21,7 +21,7 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
     /// The node whose downstream list holds this transform: `from`, while `to` is set too.
     @exclusivity(unchecked) private var registeredIn: Node<Input>?
     /// The `to` that registration's slot carries.
-    @exclusivity(unchecked) private var registeredTo: ObjectIdentifier?
+    @exclusivity(unchecked) private var registeredTo: UnsafeMutableRawPointer?
     /// How `from` pushes a value into this transform. Set only while initialising (a built-in operator's init
     /// replaces it), before the transform can be linked or shared; linking copies it into `from`'s list.
     @usableFromInline @exclusivity(unchecked) final var push: PushThunk<Input>
@@ -96,8 +96,14 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
 
     /// Replaces `to`'s reference. Call under `edgeLock`.
     private func setTarget(_ node: Node<Output>?) {
-        toAnchor = node.map { TargetAnchor($0) }
-        toTarget = toAnchor?.ref
+        if let node {
+            let anchor = TargetAnchor(node)
+            toAnchor = anchor
+            toTarget = anchor.ref
+        } else {
+            toAnchor = nil
+            toTarget = nil
+        }
     }
 
     /// `to`, retained, or nil when unset or already deinitialising. Call under `edgeLock`; release the result
@@ -112,33 +118,7 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
     @inlinable @inline(__always)
     static func emit(_ value: Output, into target: Unmanaged<AnyObject>, senders: SenderList,
                      context: (any Sendable)?) {
-        // The caller keeps the target alive and the thread keeps its state: borrow both, no retain per hop.
-        target._withUnsafeGuaranteedRef { object in
-            let target = unsafeDowncast(object, to: Node<Output>.self)
-            senders.stateRef._withUnsafeGuaranteedRef { state in
-                switch state.position(of: ObjectIdentifier(target)) {
-                case .notPropagating:
-                    target.receive(value, context: context, state: state)
-                case .onSenderList:
-                    return
-                case .propagatingElsewhere:
-                    queueEmit(value, into: target, senders: senders, context: context)
-                }
-            }
-        }
-    }
-
-    /// The target is mid-propagation further out on this thread (a listener set another node that feeds back into
-    /// it): queue, so its listeners finish the current value first.
-    @usableFromInline
-    static func queueEmit(_ value: Output, into target: Node<Output>, senders: SenderList,
-                         context: (any Sendable)?) {
-        let snapshot = senders.snapshot()
-        // Held strongly until the job runs, at the end of this thread's propagation: a weak reference would give
-        // the node a side table and slow every later release of it.
-        senders.state.pending.append { [target] in
-            target.resumePropagation(value, context: context, senders: snapshot)
-        }
+        emitValue(value, into: target, senders: senders, context: context)
     }
 
     /// Pushes `value` into `to` later, on whatever thread calls this, continuing the sender list kept before a
@@ -168,35 +148,43 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         edgeLock.withLock { fromStorage != nil || toTarget != nil }
     }
 
+    // The link/unlink paths below run unspecialised (they are reached through the class's vtable and from
+    // `Node.deinit`): explicit lock/unlock rather than `withLock` closures returning tuples, and no `Optional.map`,
+    // since each of those costs generic metadata look-ups in unspecialised code.
+
     final func setFrom(_ newValue: Node<Input>?, api: String) {
-        let (old, target): (Node<Input>?, Node<Output>?) = edgeLock.withLock {
-            let target = loadTo()
-            if let newValue, let target, ObjectIdentifier(newValue) == ObjectIdentifier(target) {
-                return (nil, target)
-            }
-            defer { fromStorage = newValue }
-            return (fromStorage, target)
+        edgeLock.lock()
+        let target = loadTo()
+        let isSelfLink = newValue != nil && target != nil && ObjectIdentifier(newValue!) == ObjectIdentifier(target!)
+        var old: Node<Input>? = nil
+        if !isSelfLink {
+            old = fromStorage
+            fromStorage = newValue
         }
-        if let newValue, let target, ObjectIdentifier(newValue) == ObjectIdentifier(target) {
-            programmerError("\(api) cannot link node '\(target.name ?? "undefined")' to itself")
+        edgeLock.unlock()
+        if isSelfLink {
+            programmerError("\(api) cannot link node '\(target!.name ?? "undefined")' to itself")
         }
         if old === newValue { return }
         reconcileRegistration()
         fromDidChange()
         if let newValue, target != nil { newValue.pushCurrentValue(along: self) }
-        withExtendedLifetime(old) {}
+        extendLifetime(old as AnyObject?)
+        extendLifetime(target as AnyObject?)
     }
 
     final func setTo(_ newValue: Node<Output>?, api: String) {
-        let (old, source): (Node<Output>?, Node<Input>?) = edgeLock.withLock {
-            if let newValue, let fromStorage, ObjectIdentifier(newValue) == ObjectIdentifier(fromStorage) {
-                return (nil, fromStorage)
-            }
-            defer { setTarget(newValue) }
-            return (loadTo(), fromStorage)
+        edgeLock.lock()
+        let source = fromStorage
+        let isSelfLink = newValue != nil && source != nil && ObjectIdentifier(newValue!) == ObjectIdentifier(source!)
+        var old: Node<Output>? = nil
+        if !isSelfLink {
+            old = loadTo()
+            setTarget(newValue)
         }
-        if let newValue, let source, ObjectIdentifier(newValue) == ObjectIdentifier(source) {
-            programmerError("\(api) cannot link node '\(source.name ?? "undefined")' to itself")
+        edgeLock.unlock()
+        if isSelfLink {
+            programmerError("\(api) cannot link node '\(source!.name ?? "undefined")' to itself")
         }
         if old === newValue { return }
         // The node may hold the last reference to this transform: keep it alive until we are done.
@@ -205,7 +193,7 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         reconcileRegistration()
         toDidChange()
         if newValue != nil, let source { source.pushCurrentValue(along: self) }
-        withExtendedLifetime(removed) {}
+        extendLifetime(removed)
     }
 
     /// `to` was freed: unlink from `from` too, so nothing keeps the upstream alive on this edge's behalf.
@@ -223,19 +211,56 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
     /// concurrent relinks cannot reorder the add and the remove.
     private func reconcileRegistration() {
         edgeLock.lock()
-        let target = loadTo()
+        // `to`, retained (released after unlocking: it may be the last reference).
+        let target = toTarget?.retained()
         let wanted = target == nil ? nil : fromStorage
         let previous = registeredIn
+        let targetAddress = target?.toOpaque()
         // The slot carries `to` as well, so a new `to` means a new slot.
-        if wanted !== previous || target.map(ObjectIdentifier.init) != registeredTo {
+        if wanted !== previous || targetAddress != registeredTo {
             previous?.removeDownstreamEdge(ObjectIdentifier(self))
             if let wanted, let target {
-                wanted.addDownstream(DownstreamSlot(edge: self, target: target, push: push))
+                wanted.addDownstream(DownstreamSlot(edge: self, target: target.takeUnretainedValue(), push: push))
             }
             registeredIn = wanted
-            registeredTo = wanted == nil ? nil : target.map(ObjectIdentifier.init)
+            registeredTo = wanted == nil ? nil : targetAddress
         }
         edgeLock.unlock()
-        withExtendedLifetime((previous, target)) {}
+        target?.release()
+        extendLifetime(previous as AnyObject?)
+    }
+}
+
+/// `Transform.emit(_:into:senders:context:)`, as a free function: unspecialised, calling a static method of
+/// `Transform<Input, Output>` looks its metadata up first.
+@inlinable @inline(__always)
+func emitValue<Output: Sendable>(_ value: Output, into target: Unmanaged<AnyObject>, senders: SenderList,
+                                 context: (any Sendable)?) {
+    // The caller keeps the target alive and the thread keeps its state: borrow both, no retain per hop.
+    target._withUnsafeGuaranteedRef { object in
+        let target = unsafeDowncast(object, to: Node<Output>.self)
+        senders.stateRef._withUnsafeGuaranteedRef { state in
+            switch state.position(of: ObjectIdentifier(target)) {
+            case .notPropagating:
+                target.receive(value, context: context, state: state)
+            case .onSenderList:
+                return
+            case .propagatingElsewhere:
+                queueEmit(value, into: target, senders: senders, context: context)
+            }
+        }
+    }
+}
+
+/// The target is mid-propagation further out on this thread (a listener set another node that feeds back into
+/// it): queue, so its listeners finish the current value first.
+@usableFromInline
+func queueEmit<Output: Sendable>(_ value: Output, into target: Node<Output>, senders: SenderList,
+                                 context: (any Sendable)?) {
+    let snapshot = senders.snapshot()
+    // Held strongly until the job runs, at the end of this thread's propagation: a weak reference would give the
+    // node a side table and slow every later release of it.
+    senders.state.pending.append { [target] in
+        target.resumePropagation(value, context: context, senders: snapshot)
     }
 }

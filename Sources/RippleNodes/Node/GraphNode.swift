@@ -105,7 +105,7 @@ extension Node {
             }
             return previous
         }
-        withExtendedLifetime(previous) {}
+        extendLifetime(previous)
     }
 
     func addListener(_ edge: ListenEdge<Value>) {

@@ -106,7 +106,7 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
     final func cleanStorage() {
         var previous: Value?
         lock.withLock { swap(&storage, &previous) }
-        withExtendedLifetime(previous) {}
+        extendLifetime(previous)
     }
 }
 
