@@ -115,5 +115,5 @@ extension Node {
 func linkInput<Input: Sendable, Output: Sendable>(_ node: Node<Input>, into output: Node<Output>,
                                                   _ transform: Transform<Input, Output>, name: String) {
     transform.name = name
-    output.link(to: node, transform: transform)
+    output.connect(node, through: transform)
 }
