@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A node seen without its value type: what graph queries and traversal hand out.
 public protocol GraphNode: AnyObject, Sendable {
     var name: String? { get }
@@ -93,23 +95,23 @@ extension Node {
     }
 
     func addDownstream(_ slot: DownstreamSlot<Value>) {
-        lock.withLock { edges = edges.addingDownstream(slot) }
+        lock.withLock { replaceEdges(edges.addingDownstream(slot)) }
     }
 
     /// The caller holds the transform, so removing it here never frees it under the lock.
     func removeDownstreamEdge(_ id: ObjectIdentifier) {
         let previous = lock.withLock { () -> EdgeList in
             let previous = edges
-            edges = previous.removingDownstream {
+            replaceEdges(previous.removingDownstream {
                 ObjectIdentifier(unsafeDowncast($0, to: DownstreamSlot<Value>.self).edge) == id
-            }
+            })
             return previous
         }
         extendLifetime(previous)
     }
 
     func addListener(_ edge: ListenEdge<Value>) {
-        lock.withLock { edges = edges.addingListener(edge) }
+        lock.withLock { replaceEdges(edges.addingListener(edge)) }
     }
 
     /// Marks `edge` dead and drops it, under the lock propagation reads its flag with. Returns the old list so that
@@ -118,9 +120,16 @@ extension Node {
         lock.withLock {
             edge.live = false
             let previous = edges
-            edges = previous.removingListener(edge)
+            replaceEdges(previous.removingListener(edge))
             return previous
         }
+    }
+
+    /// Installs a new edge list and bumps `edgesVersion`, so propagation knows its snapshot is stale. Call under
+    /// `lock`.
+    private func replaceEdges(_ new: EdgeList) {
+        edges = new
+        edgesVersion.store(edgesVersion.load(ordering: .relaxed) &+ 1, ordering: .releasing)
     }
 
     func addUpstream(_ edge: any UpstreamEdge) {

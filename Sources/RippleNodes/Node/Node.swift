@@ -1,4 +1,5 @@
 import RippleCore
+import Synchronization
 
 let nodeCounter = LiveObjectCounter("Node")
 
@@ -26,6 +27,9 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
     @usableFromInline @exclusivity(unchecked) var nameStorage: String?
     /// Listeners and downstream transforms, replaced as a whole on every change (see `EdgeList`).
     @usableFromInline @exclusivity(unchecked) final var edges: EdgeList = .empty
+    /// Bumped (under `lock`) whenever `edges` is replaced. Propagation compares it with the value it saw with its
+    /// snapshot: unchanged, every listener and slot of the snapshot is still attached, with no lock to ask.
+    @usableFromInline final let edgesVersion = Atomic<UInt>(0)
     @usableFromInline @exclusivity(unchecked) var upstream: [any UpstreamEdge] = []
 
     // Inlinable, so creating a node runs specialised in the client: unspecialised, storing a `Value?` costs generic

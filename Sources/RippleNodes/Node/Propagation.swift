@@ -1,5 +1,6 @@
 import DequeModule
 import RippleCore
+import Synchronization
 
 /// Every thread's engine state. The key holds each thread's state until the thread exits.
 @usableFromInline
@@ -247,10 +248,12 @@ extension Node {
         // One immutable snapshot of both lists: a retain, not an allocation. It keeps every listener and slot alive
         // until the end, so the loops below read them unretained.
         let edges = self.edges
+        let version = edgesVersion.load(ordering: .relaxed)
         let listeners = edges.elements
         let listenerCount = edges.listenerCount
-        // The first listener's flag is read under this lock already; later ones are re-read (under the lock) after
-        // user code has run, since a listener may cancel another.
+        // The first listener's flag is read under this lock already. Later ones may have been cancelled by user
+        // code run since (a listener may cancel another): while `edgesVersion` is unchanged none was; otherwise
+        // the flag is re-read under the lock.
         var live = listenerCount > 0 && listeners[0]._withUnsafeGuaranteedRef {
             unsafeDowncast($0, to: ListenEdge<Value>.self).live
         }
@@ -261,7 +264,7 @@ extension Node {
         while index < listenerCount {
             listeners[index]._withUnsafeGuaranteedRef { object in
                 let listener = unsafeDowncast(object, to: ListenEdge<Value>.self)
-                if index > 0 {
+                if index > 0 && edgesVersion.load(ordering: .acquiring) != version {
                     lock.lock()
                     live = listener.live
                     lock.unlock()
@@ -279,9 +282,10 @@ extension Node {
                 downstream[index]._withUnsafeGuaranteedRef { object in
                     let slot = unsafeDowncast(object, to: DownstreamSlot<Value>.self)
                     // Once user code has run (a listener, an earlier hop), the transform may have been unlinked:
-                    // check it against the current list, under this node's lock. Nothing ran before the first hop
-                    // of a node without listeners, the common case in a chain.
-                    if (index == 0 && listenerCount == 0) || isStillDownstream(slot, since: edges),
+                    // unless `edgesVersion` is unchanged, check it against the current list, under this node's
+                    // lock. Nothing ran before the first hop of a node without listeners, the common case in a chain.
+                    if (index == 0 && listenerCount == 0) || edgesVersion.load(ordering: .acquiring) == version
+                        || isStillDownstream(slot, since: edges),
                        let target = slot.target.retained() {
                         slot.push(slot.edgeRef, target, value, senders, context)
                         target.release()
