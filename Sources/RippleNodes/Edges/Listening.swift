@@ -42,7 +42,7 @@ public struct Listening<Value: Sendable> {
     @inlinable @discardableResult
     public func withContextBlock(_ block: @escaping @Sendable (Value, (any Sendable)?) -> Void) -> any Cancellable {
         let edge = ListenEdge(node: node, action: block)
-        let current = node.value
+        let current = node.currentValue
         node.attach(edge, bag: bag)
         // `live` is guarded by the node's lock (see `ListenEdge`).
         if let current, node.lock.withLock({ edge.live }) {

@@ -57,6 +57,13 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
         lock.withLock { storage }
     }
 
+    /// ``value`` without the dynamic dispatch (``MutableNode`` overrides it), so it runs specialised in the
+    /// client: unspecialised, returning a `Value?` looks up generic metadata.
+    @inlinable
+    final var currentValue: Value? {
+        lock.withLock { storage }
+    }
+
     /// Whether the node holds no value (EasyReact's `EZREmpty.empty`).
     public final var isEmpty: Bool {
         lock.withLock { storage == nil }
