@@ -8,7 +8,8 @@ let transformCounter = LiveObjectCounter("Transform")
 /// or `to` relinks (nil unlinks); once both ends are set, `from`'s current value is pushed. Subclass it for a custom
 /// transform: override ``next(_:senders:context:)`` and call ``emit(_:senders:context:)`` for what should reach `to`.
 ///
-/// `@unchecked Sendable`: `fromStorage`, `toTarget` and `nameStorage` are only touched under `edgeLock`.
+/// `@unchecked Sendable`: `fromStorage`, `toTarget`/`toAnchor`, the registration and `nameStorage` are only touched
+/// under `edgeLock`; `push` is set only while initialising.
 open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, UpstreamEdge, @unchecked Sendable {
     @usableFromInline final let edgeLock = RawLock()
     // Guarded by `edgeLock`, so the dynamic exclusivity checks are turned off.

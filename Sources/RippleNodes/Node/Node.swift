@@ -14,7 +14,8 @@ let nodeCounter = LiveObjectCounter("Node")
 /// let empty = Node<Int>()   // read-only, empty
 /// ```
 ///
-/// `@unchecked Sendable`: every stored property below is read and written only under `lock`.
+/// `@unchecked Sendable`: every mutable stored property below is read and written only under `lock` (`edgesVersion`
+/// is atomic and only written under it).
 public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @unchecked Sendable {
     @usableFromInline final let lock = RawLock()
     /// The engine's per-thread states, kept here so a set reaches them without the global's lazy-initialisation
