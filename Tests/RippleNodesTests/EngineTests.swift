@@ -24,6 +24,40 @@ struct EngineTests {
         #expect(derived.value == .some(nil))
     }
 
+    @Test func aListenerCancelledByAnEarlierOneDuringPropagationIsNotCalled() {
+        let bag = CancelBag()
+        let first = Recorder<Int>()
+        let second = Recorder<Int>()
+        let node = MutableNode<Int>()
+        let slot = Locked<(any Cancellable)?>(nil)
+        node.listened(by: bag).withBlock { value in
+            first.record(value)
+            if value == 2 { slot.value?.cancel() }
+        }
+        slot.withLock { $0 = node.listened(by: bag).withBlock { second.record($0) } }
+        node.value = 1
+        node.value = 2
+        node.value = 3
+        #expect(first.values == [1, 2, 3])
+        #expect(second.values == [1])
+    }
+
+    @Test func aTransformUnlinkedByAListenerDuringPropagationDoesNotGetTheValue() {
+        let bag = CancelBag()
+        let node = MutableNode<Int>()
+        let downstream = MutableNode<Int>()
+        let link = downstream.link(to: node)
+        let received = Recorder<Int>()
+        downstream.listened(by: bag).withBlock { received.record($0) }
+        node.listened(by: bag).withBlock { value in
+            if value == 2 { link.cancel() }
+        }
+        node.value = 1
+        node.value = 2
+        #expect(received.values == [1])
+        #expect(downstream.value == 1)
+    }
+
     @Test func listenersRunBeforeDownstreamInRegistrationOrder() {
         let bag = CancelBag()
         let order = Recorder<String>()

@@ -53,4 +53,27 @@ struct StressTests {
         #expect(!node.hasListener)
         #expect(delivered.value >= 4_000)
     }
+
+    /// Downstream nodes are built and freed on some threads while others push through the source: a push must
+    /// never reach a node that is being freed (the engine holds `to` without owning it).
+    @Test(.tags(.stress)) func derivedNodesFreedWhileTheSourceIsSet() {
+        let source = MutableNode(0)
+        let delivered = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for index in 0..<500 {
+                if thread % 2 == 0 {
+                    source.value = index
+                } else {
+                    let bag = CancelBag()
+                    // Every listener gets the current value at once, whatever the other threads do.
+                    source.map { $0 }.filter { _ in true }.listened(by: bag).withBlock { _ in
+                        delivered.withLock { $0 += 1 }
+                    }
+                    bag.cancel()
+                }
+            }
+        }
+        #expect(source.downstreamTransforms.isEmpty)
+        #expect(delivered.value >= 4 * 500)
+    }
 }

@@ -9,6 +9,15 @@ extension Node {
     @discardableResult
     public final func link<Upstream: Sendable>(to upstream: Node<Upstream>,
                                                transform: Transform<Upstream, Value>) -> any Cancellable {
+        connect(upstream, through: transform)
+        // Held strongly (a weak reference would slow every retain of the transform); once `to` is freed the
+        // transform lets go of `from`, so a kept cancellable pins nothing.
+        return ClosureCancellable { transform.detach() }
+    }
+
+    /// ``link(to:transform:)`` without the cancellable (four allocations): what operators use, since the node they
+    /// return owns the transform.
+    final func connect<Upstream: Sendable>(_ upstream: Node<Upstream>, through transform: Transform<Upstream, Value>) {
         if ObjectIdentifier(upstream) == ObjectIdentifier(self) {
             programmerError("Node.link(to:) cannot link node '\(name ?? "undefined")' to itself")
         }
@@ -17,9 +26,6 @@ extension Node {
         }
         transform.setTo(self, api: "Node.link(to:transform:)")
         transform.setFrom(upstream, api: "Node.link(to:transform:)")
-        // Held strongly (a weak reference would slow every retain of the transform); once `to` is freed the
-        // transform lets go of `from`, so a kept cancellable pins nothing.
-        return ClosureCancellable { transform.detach() }
     }
 
     /// Links `upstream` into this node with a plain pass-through ``Transform`` (`linkTo:`).

@@ -1,24 +1,32 @@
 import RippleCore
+import Synchronization
 
 let listenEdgeCounter = LiveObjectCounter("ListenEdge")
 
 /// The edge from a node to one listener. It holds the node (so a listened node stays alive) and is held by the
 /// listener owner's `CancelBag`; cancelling it — or freeing the owner — detaches it and releases the node.
 ///
-/// `@unchecked Sendable`: `node` and `cancelled` are only touched under `lock`; `live` only under the node's lock
-/// (the node it was created for); `action` is immutable.
+/// `@unchecked Sendable`: `node` is written once after init, by the one `cancel()` that flips `cancelled`; `live` is
+/// only touched under the node's lock (the node it was created for); `action` is immutable.
 public final class ListenEdge<Value: Sendable>: Cancellable, @unchecked Sendable {
-    private let lock = Lock()
-    @exclusivity(unchecked) private var node: Node<Value>?
-    @exclusivity(unchecked) private var cancelled = false
+    /// An atomic flag rather than a lock: a lock costs an allocation per listener.
+    private let cancelled = Atomic<Bool>(false)
+    @usableFromInline @exclusivity(unchecked) var node: Node<Value>?
     /// False once cancelled. Guarded by the node's lock, which propagation holds anyway when it takes the listener
     /// list: no lock of its own per call.
     @usableFromInline @exclusivity(unchecked) var live = true
     @usableFromInline let action: @Sendable (Value, (any Sendable)?) -> Void
 
+    // Inlinable, so a listener is built specialised in the client (no generic metadata look-ups).
+    @inlinable
     init(node: Node<Value>, action: @escaping @Sendable (Value, (any Sendable)?) -> Void) {
         self.node = node
         self.action = action
+        Self.didCreate()
+    }
+
+    @usableFromInline
+    static func didCreate() {
         listenEdgeCounter.increment()
     }
 
@@ -27,18 +35,15 @@ public final class ListenEdge<Value: Sendable>: Cancellable, @unchecked Sendable
     }
 
     public func cancel() {
-        let detached: Node<Value>? = lock.withLock {
-            if cancelled { return nil }
-            cancelled = true
-            defer { node = nil }
-            return node
-        }
-        guard let detached else { return }
+        // Only the first cancel gets past the exchange, so only it touches `node`.
+        if cancelled.exchange(true, ordering: .acquiringAndReleasing) { return }
+        guard let detached = node else { return }
+        node = nil
         let previous = detached.removeListener(self)
-        withExtendedLifetime(previous) {}
+        extendLifetime(previous)
     }
 
     public var isCancelled: Bool {
-        lock.withLock { cancelled }
+        cancelled.load(ordering: .acquiring)
     }
 }

@@ -11,6 +11,7 @@ extension Node {
         Listening(node: self, bag: owner.cancelBag)
     }
 
+    @usableFromInline
     final func attach(_ edge: ListenEdge<Value>, bag: CancelBag) {
         addListener(edge)
         bag.insert(edge)
@@ -20,20 +21,28 @@ extension Node {
 /// What `node.listened(by: owner)` returns: pick how the listener is called. Every variant delivers the current
 /// value at once (if any), then every later value; empty values are never delivered.
 public struct Listening<Value: Sendable> {
-    let node: Node<Value>
-    let bag: CancelBag
+    @usableFromInline let node: Node<Value>
+    @usableFromInline let bag: CancelBag
+
+    @usableFromInline
+    init(node: Node<Value>, bag: CancelBag) {
+        self.node = node
+        self.bag = bag
+    }
 
     /// Calls `block` with each value, on the setter's thread.
-    @discardableResult
+    // Inlinable, like `withContextBlock`: a listener is built specialised in the client.
+    @inlinable @discardableResult
     public func withBlock(_ block: @escaping @Sendable (Value) -> Void) -> any Cancellable {
         withContextBlock { value, _ in block(value) }
     }
 
     /// Calls `block` with each value and the context it was set with (nil for the initial value).
-    @discardableResult
+    // Inlinable: unspecialised, building a listener costs generic metadata look-ups (`ListenEdge<Value>`, `Value?`).
+    @inlinable @discardableResult
     public func withContextBlock(_ block: @escaping @Sendable (Value, (any Sendable)?) -> Void) -> any Cancellable {
         let edge = ListenEdge(node: node, action: block)
-        let current = node.value
+        let current = node.currentValue
         node.attach(edge, bag: bag)
         // `live` is guarded by the node's lock (see `ListenEdge`).
         if let current, node.lock.withLock({ edge.live }) {

@@ -4,21 +4,25 @@ let transformCounter = LiveObjectCounter("Transform")
 
 /// An edge from one node to another: values of `from` reach `to` through ``next(_:senders:context:)``.
 ///
-/// `from` is held strongly and `to` weakly, while `to` holds the transform: downstream owns upstream. Setting `from`
+/// `from` is held strongly and `to` without owning it, while `to` holds the transform: downstream owns upstream. Setting `from`
 /// or `to` relinks (nil unlinks); once both ends are set, `from`'s current value is pushed. Subclass it for a custom
 /// transform: override ``next(_:senders:context:)`` and call ``emit(_:senders:context:)`` for what should reach `to`.
 ///
-/// `@unchecked Sendable`: `fromStorage`, `toStorage` and `nameStorage` are only touched under `edgeLock`.
+/// `@unchecked Sendable`: `fromStorage`, `toTarget`/`toAnchor`, the registration and `nameStorage` are only touched
+/// under `edgeLock`; `push` is set only while initialising.
 open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, UpstreamEdge, @unchecked Sendable {
-    @usableFromInline final let edgeLock = NodeLock()
+    @usableFromInline final let edgeLock = RawLock()
     // Guarded by `edgeLock`, so the dynamic exclusivity checks are turned off.
     @exclusivity(unchecked) private var fromStorage: Node<Input>?
-    @usableFromInline @exclusivity(unchecked) final weak var toStorage: Node<Output>?
+    /// `to`, not owned (see `TargetRef`: a weak reference would slow every release of the node); `toAnchor` keeps
+    /// `toTarget` valid. Both change together.
+    @usableFromInline @exclusivity(unchecked) final var toTarget: TargetRef?
+    @exclusivity(unchecked) private var toAnchor: TargetAnchor?
     @exclusivity(unchecked) private var nameStorage: String?
     /// The node whose downstream list holds this transform: `from`, while `to` is set too.
     @exclusivity(unchecked) private var registeredIn: Node<Input>?
     /// The `to` that registration's slot carries.
-    @exclusivity(unchecked) private var registeredTo: ObjectIdentifier?
+    @exclusivity(unchecked) private var registeredTo: UnsafeMutableRawPointer?
     /// How `from` pushes a value into this transform. Set only while initialising (a built-in operator's init
     /// replaces it), before the transform can be linked or shared; linking copies it into `from`'s list.
     @usableFromInline @exclusivity(unchecked) final var push: PushThunk<Input>
@@ -48,7 +52,6 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
 
     deinit {
         transformCounter.decrement()
-        edgeLock.destroy()
     }
 
     /// The debugging name; operators name their transforms after themselves.
@@ -63,9 +66,9 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         set { setFrom(newValue, api: "Transform.from") }
     }
 
-    /// The downstream node, held weakly (it holds this transform).
+    /// The downstream node, not owned (it holds this transform); nil once it is freed.
     public final var to: Node<Output>? {
-        get { edgeLock.withLock { toStorage } }
+        get { edgeLock.withLock { loadTo() } }
         set { setTo(newValue, api: "Transform.to") }
     }
 
@@ -85,42 +88,38 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
     @inlinable
     public final func emit(_ value: Output, senders: SenderList, context: (any Sendable)?) {
         edgeLock.lock()
-        let target = toStorage
+        let target = toTarget?.retained()
         edgeLock.unlock()
         guard let target else { return }
-        Transform.emit(value, into: Unmanaged.passUnretained(target), senders: senders, context: context)
-        extendLifetime(target)
+        Transform.emit(value, into: target, senders: senders, context: context)
+        target.release()
+    }
+
+    /// Replaces `to`'s reference. Call under `edgeLock`.
+    private func setTarget(_ node: Node<Output>?) {
+        if let node {
+            let anchor = TargetAnchor(node)
+            toAnchor = anchor
+            toTarget = anchor.ref
+        } else {
+            toAnchor = nil
+            toTarget = nil
+        }
+    }
+
+    /// `to`, retained, or nil when unset or already deinitialising. Call under `edgeLock`; release the result
+    /// after unlocking (it may be the last reference).
+    @inlinable
+    final func loadTo() -> Node<Output>? {
+        guard let retained = toTarget?.retained() else { return nil }
+        return unsafeDowncast(retained.takeRetainedValue(), to: Node<Output>.self)
     }
 
     /// `emit` once `to` is known: the built-in operators' push thunks get it from the slot of `from`'s edge list.
     @inlinable @inline(__always)
     static func emit(_ value: Output, into target: Unmanaged<AnyObject>, senders: SenderList,
                      context: (any Sendable)?) {
-        // The caller keeps the target alive: borrow it, no retain (a node's refcounting is slow once it is the
-        // target of weak references).
-        target._withUnsafeGuaranteedRef { object in
-            let target = unsafeDowncast(object, to: Node<Output>.self)
-            let state = senders.state
-            switch state.position(of: ObjectIdentifier(target)) {
-            case .notPropagating:
-                target.receive(value, context: context, state: state)
-            case .onSenderList:
-                return
-            case .propagatingElsewhere:
-                queueEmit(value, into: target, senders: senders, context: context)
-            }
-        }
-    }
-
-    /// The target is mid-propagation further out on this thread (a listener set another node that feeds back into
-    /// it): queue, so its listeners finish the current value first.
-    @usableFromInline
-    static func queueEmit(_ value: Output, into target: Node<Output>, senders: SenderList,
-                         context: (any Sendable)?) {
-        let snapshot = senders.snapshot()
-        senders.state.pending.append { [weak target] in
-            target?.resumePropagation(value, context: context, senders: snapshot)
-        }
+        emitValue(value, into: target, senders: senders, context: context)
     }
 
     /// Pushes `value` into `to` later, on whatever thread calls this, continuing the sender list kept before a
@@ -147,37 +146,46 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
     func toDidChange() {}
 
     final var isLinked: Bool {
-        edgeLock.withLock { fromStorage != nil || toStorage != nil }
+        edgeLock.withLock { fromStorage != nil || toTarget != nil }
     }
 
+    // The link/unlink paths below run unspecialised (they are reached through the class's vtable and from
+    // `Node.deinit`): explicit lock/unlock rather than `withLock` closures returning tuples, and no `Optional.map`,
+    // since each of those costs generic metadata look-ups in unspecialised code.
+
     final func setFrom(_ newValue: Node<Input>?, api: String) {
-        let (old, target): (Node<Input>?, Node<Output>?) = edgeLock.withLock {
-            if let newValue, let toStorage, ObjectIdentifier(newValue) == ObjectIdentifier(toStorage) {
-                return (nil, toStorage)
-            }
-            defer { fromStorage = newValue }
-            return (fromStorage, toStorage)
+        edgeLock.lock()
+        let target = loadTo()
+        let isSelfLink = newValue != nil && target != nil && ObjectIdentifier(newValue!) == ObjectIdentifier(target!)
+        var old: Node<Input>? = nil
+        if !isSelfLink {
+            old = fromStorage
+            fromStorage = newValue
         }
-        if let newValue, let target, ObjectIdentifier(newValue) == ObjectIdentifier(target) {
-            programmerError("\(api) cannot link node '\(target.name ?? "undefined")' to itself")
+        edgeLock.unlock()
+        if isSelfLink {
+            programmerError("\(api) cannot link node '\(target!.name ?? "undefined")' to itself")
         }
         if old === newValue { return }
         reconcileRegistration()
         fromDidChange()
         if let newValue, target != nil { newValue.pushCurrentValue(along: self) }
-        withExtendedLifetime(old) {}
+        extendLifetime(old as AnyObject?)
+        extendLifetime(target as AnyObject?)
     }
 
     final func setTo(_ newValue: Node<Output>?, api: String) {
-        let (old, source): (Node<Output>?, Node<Input>?) = edgeLock.withLock {
-            if let newValue, let fromStorage, ObjectIdentifier(newValue) == ObjectIdentifier(fromStorage) {
-                return (nil, fromStorage)
-            }
-            defer { toStorage = newValue }
-            return (toStorage, fromStorage)
+        edgeLock.lock()
+        let source = fromStorage
+        let isSelfLink = newValue != nil && source != nil && ObjectIdentifier(newValue!) == ObjectIdentifier(source!)
+        var old: Node<Output>? = nil
+        if !isSelfLink {
+            old = loadTo()
+            setTarget(newValue)
         }
-        if let newValue, let source, ObjectIdentifier(newValue) == ObjectIdentifier(source) {
-            programmerError("\(api) cannot link node '\(source.name ?? "undefined")' to itself")
+        edgeLock.unlock()
+        if isSelfLink {
+            programmerError("\(api) cannot link node '\(source!.name ?? "undefined")' to itself")
         }
         if old === newValue { return }
         // The node may hold the last reference to this transform: keep it alive until we are done.
@@ -186,11 +194,14 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         reconcileRegistration()
         toDidChange()
         if newValue != nil, let source { source.pushCurrentValue(along: self) }
-        withExtendedLifetime(removed) {}
+        extendLifetime(removed)
     }
 
     /// `to` was freed: unlink from `from` too, so nothing keeps the upstream alive on this edge's behalf.
+    @usableFromInline
     final func targetDidDeinit() {
+        // A freed `to` reads as nil, as a weak reference would; drop the reference that kept its memory.
+        edgeLock.withLock { setTarget(nil) }
         setFrom(nil, api: "Transform.targetDidDeinit()")
         reconcileRegistration()
     }
@@ -201,19 +212,56 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
     /// concurrent relinks cannot reorder the add and the remove.
     private func reconcileRegistration() {
         edgeLock.lock()
-        let target = toStorage
+        // `to`, retained (released after unlocking: it may be the last reference).
+        let target = toTarget?.retained()
         let wanted = target == nil ? nil : fromStorage
         let previous = registeredIn
+        let targetAddress = target?.toOpaque()
         // The slot carries `to` as well, so a new `to` means a new slot.
-        if wanted !== previous || target.map(ObjectIdentifier.init) != registeredTo {
+        if wanted !== previous || targetAddress != registeredTo {
             previous?.removeDownstreamEdge(ObjectIdentifier(self))
             if let wanted, let target {
-                wanted.addDownstream(DownstreamSlot(edge: self, target: target, push: push))
+                wanted.addDownstream(DownstreamSlot(edge: self, target: target.takeUnretainedValue(), push: push))
             }
             registeredIn = wanted
-            registeredTo = wanted == nil ? nil : target.map(ObjectIdentifier.init)
+            registeredTo = wanted == nil ? nil : targetAddress
         }
         edgeLock.unlock()
-        withExtendedLifetime(previous) {}
+        target?.release()
+        extendLifetime(previous as AnyObject?)
+    }
+}
+
+/// `Transform.emit(_:into:senders:context:)`, as a free function: unspecialised, calling a static method of
+/// `Transform<Input, Output>` looks its metadata up first.
+@inlinable @inline(__always)
+func emitValue<Output: Sendable>(_ value: Output, into target: Unmanaged<AnyObject>, senders: SenderList,
+                                 context: (any Sendable)?) {
+    // The caller keeps the target alive and the thread keeps its state: borrow both, no retain per hop.
+    target._withUnsafeGuaranteedRef { object in
+        let target = unsafeDowncast(object, to: Node<Output>.self)
+        senders.stateRef._withUnsafeGuaranteedRef { state in
+            switch state.position(of: ObjectIdentifier(target)) {
+            case .notPropagating:
+                target.receive(value, context: context, state: state)
+            case .onSenderList:
+                return
+            case .propagatingElsewhere:
+                queueEmit(value, into: target, senders: senders, context: context)
+            }
+        }
+    }
+}
+
+/// The target is mid-propagation further out on this thread (a listener set another node that feeds back into
+/// it): queue, so its listeners finish the current value first.
+@usableFromInline
+func queueEmit<Output: Sendable>(_ value: Output, into target: Node<Output>, senders: SenderList,
+                                 context: (any Sendable)?) {
+    let snapshot = senders.snapshot()
+    // Held strongly until the job runs, at the end of this thread's propagation: a weak reference would give the
+    // node a side table and slow every later release of it.
+    senders.state.pending.append { [target] in
+        target.resumePropagation(value, context: context, senders: snapshot)
     }
 }

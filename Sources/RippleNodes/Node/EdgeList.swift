@@ -1,64 +1,126 @@
-/// A node's listeners and downstream transforms as one immutable value: propagation takes it under the node lock
-/// with a single retain (no allocation), and every change replaces it under that lock.
+/// How many of an ``EdgeList``'s elements are listeners (they come first) and how many downstream slots.
 @usableFromInline
-final class EdgeList<Value: Sendable>: @unchecked Sendable {
-    // Immutable after init; the elements are themselves thread-safe.
-    @usableFromInline let listeners: [ListenEdge<Value>]
-    @usableFromInline let downstream: [DownstreamSlot<Value>]
-    /// The same objects, unretained, in plain buffers: while propagation holds this list, `listeners` and
-    /// `downstream` keep them alive, so reading them costs no retain/release per list, listener or hop.
-    @usableFromInline let listenerRefs: UnsafeMutablePointer<Unmanaged<ListenEdge<Value>>>
-    @usableFromInline let listenerCount: Int
-    @usableFromInline let downstreamRefs: UnsafeMutablePointer<Unmanaged<DownstreamSlot<Value>>>
-    @usableFromInline let downstreamCount: Int
+struct EdgeCounts {
+    @usableFromInline let listeners: Int
+    @usableFromInline let downstream: Int
 
-    init(listeners: [ListenEdge<Value>], downstream: [DownstreamSlot<Value>]) {
+    init(listeners: Int, downstream: Int) {
         self.listeners = listeners
         self.downstream = downstream
-        listenerCount = listeners.count
-        listenerRefs = .allocate(capacity: max(listeners.count, 1))
-        listenerRefs.initialize(from: listeners.map { Unmanaged.passUnretained($0) }, count: listeners.count)
-        downstreamCount = downstream.count
-        downstreamRefs = .allocate(capacity: max(downstream.count, 1))
-        downstreamRefs.initialize(from: downstream.map { Unmanaged.passUnretained($0) }, count: downstream.count)
-    }
-
-    deinit {
-        listenerRefs.deallocate()
-        downstreamRefs.deallocate()
-    }
-
-    static var empty: EdgeList { EdgeList(listeners: [], downstream: []) }
-
-    @usableFromInline
-    func containsDownstream(_ slot: DownstreamSlot<Value>) -> Bool {
-        downstream.contains { $0 === slot }
     }
 }
 
-/// How a node pushes a value along one downstream transform: a thunk created where the transform's types are
-/// concrete (an `@inlinable` initialiser), so the whole hop runs specialised in the client module.
+/// A node's listeners (`ListenEdge<Value>`) and downstream slots (`DownstreamSlot<Value>`) as one immutable object:
+/// propagation takes it under the node lock with a single retain, and every change replaces it under that lock.
+///
+/// One allocation, the references stored inline after the counts. They are kept as retained `Unmanaged` values, so
+/// propagation reads them without a retain each while it holds the list. Not generic, so building one needs no
+/// generic metadata, and every node without edges shares ``empty``.
 @usableFromInline
-typealias PushThunk<Input> = @Sendable (_ edge: Unmanaged<AnyObject>, _ target: Unmanaged<AnyObject>, Input,
-                                        SenderList, (any Sendable)?) -> Void
+final class EdgeList: ManagedBuffer<EdgeCounts, Unmanaged<AnyObject>> {
+    /// The list of every node without listeners or downstream transforms. `nonisolated(unsafe)`: a built list is
+    /// never mutated, and its elements are themselves thread-safe.
+    @usableFromInline nonisolated(unsafe) static let empty = allocate(listeners: 0, downstream: 0) { _ in }
 
-/// One downstream transform in a node's list: the edge (held strongly), its `to` node (weakly, as the transform
-/// holds it) and its push thunk. A transform whose `to` changes gets a new slot, so a slot never changes and
-/// propagation reads `to` without the edge's lock.
-@usableFromInline
-final class DownstreamSlot<Input: Sendable>: @unchecked Sendable {
-    // `target` is written only in init (weak references clear themselves atomically); `edge` is a thread-safe
-    // transform and `push` a non-capturing @Sendable thunk.
-    @usableFromInline let edge: any DownstreamEdge
-    /// `edge`, unretained (`edge` keeps it alive), for the push thunk.
-    @usableFromInline let edgeRef: Unmanaged<AnyObject>
-    @usableFromInline @exclusivity(unchecked) final weak var target: AnyObject?
-    @usableFromInline let push: PushThunk<Input>
+    deinit {
+        withUnsafeMutablePointers { counts, elements in
+            for index in 0..<(counts.pointee.listeners + counts.pointee.downstream) {
+                elements[index].release()
+            }
+        }
+    }
 
-    init(edge: any DownstreamEdge, target: AnyObject, push: @escaping PushThunk<Input>) {
-        self.edge = edge
-        edgeRef = Unmanaged.passUnretained(edge as AnyObject)
-        self.target = target
-        self.push = push
+    // Read through the pointer: `header` is a class stored property, with a dynamic exclusivity check per access.
+    @inlinable
+    var listenerCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.listeners } }
+
+    @inlinable
+    var downstreamCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.downstream } }
+
+    /// The listeners, then the downstream slots. Valid while this list is alive (the elements live inline).
+    @inlinable
+    var elements: UnsafeMutablePointer<Unmanaged<AnyObject>> {
+        withUnsafeMutablePointerToElements { $0 }
+    }
+
+    var listeners: UnsafeBufferPointer<Unmanaged<AnyObject>> {
+        UnsafeBufferPointer(start: elements, count: listenerCount)
+    }
+
+    var downstream: UnsafeBufferPointer<Unmanaged<AnyObject>> {
+        UnsafeBufferPointer(start: elements + listenerCount, count: downstreamCount)
+    }
+
+    /// A new list; `fill` initialises exactly `listeners + downstream` retained elements.
+    private static func build(listeners: Int, downstream: Int,
+                              _ fill: (UnsafeMutablePointer<Unmanaged<AnyObject>>) -> Void) -> EdgeList {
+        // A node whose last edge goes away shares `empty` again rather than allocating.
+        if listeners + downstream == 0 { return empty }
+        return allocate(listeners: listeners, downstream: downstream, fill)
+    }
+
+    private static func allocate(listeners: Int, downstream: Int,
+                                 _ fill: (UnsafeMutablePointer<Unmanaged<AnyObject>>) -> Void) -> EdgeList {
+        let list = unsafeDowncast(
+            create(minimumCapacity: listeners + downstream) { _ in
+                EdgeCounts(listeners: listeners, downstream: downstream)
+            },
+            to: EdgeList.self)
+        list.withUnsafeMutablePointerToElements(fill)
+        return list
+    }
+
+    /// This list with `listener` appended to the listeners.
+    func addingListener(_ listener: AnyObject) -> EdgeList {
+        let (listeners, downstream) = (listenerCount, downstreamCount)
+        let old = elements
+        return EdgeList.build(listeners: listeners + 1, downstream: downstream) { new in
+            for index in 0..<listeners { new[index] = old[index].retain() }
+            new[listeners] = .passRetained(listener)
+            for index in 0..<downstream { new[listeners + 1 + index] = old[listeners + index].retain() }
+        }
+    }
+
+    /// This list with `slot` appended to the downstream slots.
+    func addingDownstream(_ slot: AnyObject) -> EdgeList {
+        let count = listenerCount + downstreamCount
+        let old = elements
+        return EdgeList.build(listeners: listenerCount, downstream: downstreamCount + 1) { new in
+            for index in 0..<count { new[index] = old[index].retain() }
+            new[count] = .passRetained(slot)
+        }
+    }
+
+    /// This list without the listener `listener`.
+    func removingListener(_ listener: AnyObject) -> EdgeList {
+        removing(fromListeners: true) { $0 === listener }
+    }
+
+    /// This list without the downstream slots `isRemoved` picks.
+    func removingDownstream(where isRemoved: (AnyObject) -> Bool) -> EdgeList {
+        removing(fromListeners: false, where: isRemoved)
+    }
+
+    private func removing(fromListeners: Bool, where isRemoved: (AnyObject) -> Bool) -> EdgeList {
+        let old = elements
+        let range = fromListeners ? 0..<listenerCount : listenerCount..<(listenerCount + downstreamCount)
+        var removed = 0
+        for index in range where isRemoved(old[index].takeUnretainedValue()) { removed += 1 }
+        if removed == 0 { return self }
+        let total = listenerCount + downstreamCount
+        return EdgeList.build(listeners: listenerCount - (fromListeners ? removed : 0),
+                              downstream: downstreamCount - (fromListeners ? 0 : removed)) { new in
+            var count = 0
+            for index in 0..<total where !(range.contains(index) && isRemoved(old[index].takeUnretainedValue())) {
+                new[count] = old[index].retain()
+                count += 1
+            }
+        }
+    }
+
+    /// Whether `slot` is one of the downstream slots.
+    @usableFromInline
+    func containsDownstream(_ slot: AnyObject) -> Bool {
+        downstream.contains { $0.toOpaque() == Unmanaged.passUnretained(slot).toOpaque() }
     }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A node seen without its value type: what graph queries and traversal hand out.
 public protocol GraphNode: AnyObject, Sendable {
     var name: String? { get }
@@ -72,6 +74,7 @@ private func distinct(_ nodes: [any GraphNode]) -> [any GraphNode] {
 protocol DownstreamEdge: GraphEdge {}
 
 /// An edge a node holds strongly as one of its inputs.
+@usableFromInline
 protocol UpstreamEdge: GraphEdge {
     /// The node this edge feeds was freed.
     func targetDidDeinit()
@@ -83,41 +86,50 @@ extension Node {
     }
 
     public var downstreamTransforms: [any GraphEdge] {
-        lock.withLock { edges }.downstream.map { $0.edge }
+        let edges = lock.withLock { self.edges }
+        return edges.downstream.map { unsafeDowncast($0.takeUnretainedValue(), to: DownstreamSlot<Value>.self).edge }
     }
 
     public var hasListener: Bool {
-        lock.withLock { !edges.listeners.isEmpty }
+        lock.withLock { edges.listenerCount > 0 }
     }
 
     func addDownstream(_ slot: DownstreamSlot<Value>) {
-        lock.withLock { edges = EdgeList(listeners: edges.listeners, downstream: edges.downstream + [slot]) }
+        lock.withLock { replaceEdges(edges.addingDownstream(slot)) }
     }
 
     /// The caller holds the transform, so removing it here never frees it under the lock.
     func removeDownstreamEdge(_ id: ObjectIdentifier) {
-        let previous = lock.withLock { () -> EdgeList<Value> in
+        let previous = lock.withLock { () -> EdgeList in
             let previous = edges
-            edges = EdgeList(listeners: previous.listeners,
-                             downstream: previous.downstream.filter { ObjectIdentifier($0.edge) != id })
+            replaceEdges(previous.removingDownstream {
+                ObjectIdentifier(unsafeDowncast($0, to: DownstreamSlot<Value>.self).edge) == id
+            })
             return previous
         }
-        withExtendedLifetime(previous) {}
+        extendLifetime(previous)
     }
 
     func addListener(_ edge: ListenEdge<Value>) {
-        lock.withLock { edges = EdgeList(listeners: edges.listeners + [edge], downstream: edges.downstream) }
+        lock.withLock { replaceEdges(edges.addingListener(edge)) }
     }
 
     /// Marks `edge` dead and drops it, under the lock propagation reads its flag with. Returns the old list so that
     /// the last release of anything in it happens outside the lock.
-    func removeListener(_ edge: ListenEdge<Value>) -> EdgeList<Value> {
+    func removeListener(_ edge: ListenEdge<Value>) -> EdgeList {
         lock.withLock {
             edge.live = false
             let previous = edges
-            edges = EdgeList(listeners: previous.listeners.filter { $0 !== edge }, downstream: previous.downstream)
+            replaceEdges(previous.removingListener(edge))
             return previous
         }
+    }
+
+    /// Installs a new edge list and bumps `edgesVersion`, so propagation knows its snapshot is stale. Call under
+    /// `lock`.
+    private func replaceEdges(_ new: EdgeList) {
+        edges = new
+        edgesVersion.store(edgesVersion.load(ordering: .relaxed) &+ 1, ordering: .releasing)
     }
 
     func addUpstream(_ edge: any UpstreamEdge) {

@@ -9,7 +9,7 @@ public final class MutableNode<Value: Sendable>: Node<Value>, @unchecked Sendabl
     /// The current value; assigning nil empties the node (without notifying anyone).
     public override var value: Value? {
         get { super.value }
-        @inlinable set { startPropagation(newValue, context: nil, checkMutable: true) }
+        @inlinable set { startPropagation(newValue, checkMutable: true) }
     }
 
     /// Sets `value`, carrying `context` unchanged to every listener and downstream node (`setValue:context:`).

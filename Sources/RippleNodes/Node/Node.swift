@@ -1,4 +1,5 @@
 import RippleCore
+import Synchronization
 
 let nodeCounter = LiveObjectCounter("Node")
 
@@ -13,21 +14,36 @@ let nodeCounter = LiveObjectCounter("Node")
 /// let empty = Node<Int>()   // read-only, empty
 /// ```
 ///
-/// `@unchecked Sendable`: every stored property below is read and written only under `lock`.
+/// `@unchecked Sendable`: every mutable stored property below is read and written only under `lock` (`edgesVersion`
+/// is atomic and only written under it).
 public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @unchecked Sendable {
-    @usableFromInline final let lock = NodeLock()
+    @usableFromInline final let lock = RawLock()
+    /// The engine's per-thread states, kept here so a set reaches them without the global's lazy-initialisation
+    /// check (a `swift_once` call per set on Linux).
+    @usableFromInline final let threadStates = propagationStates
     // Guarded by `lock`, which already makes every access exclusive: the dynamic exclusivity checks are turned off.
     // `final`, so code inlined into other modules reads the fields directly rather than through accessors.
     @usableFromInline @exclusivity(unchecked) final var storage: Value?
     @usableFromInline @exclusivity(unchecked) final var mutableFlag: Bool
-    @exclusivity(unchecked) var nameStorage: String?
+    @usableFromInline @exclusivity(unchecked) var nameStorage: String?
     /// Listeners and downstream transforms, replaced as a whole on every change (see `EdgeList`).
-    @usableFromInline @exclusivity(unchecked) final var edges: EdgeList<Value> = .empty
-    @exclusivity(unchecked) var upstream: [any UpstreamEdge] = []
+    @usableFromInline @exclusivity(unchecked) final var edges: EdgeList = .empty
+    /// Bumped (under `lock`) whenever `edges` is replaced. Propagation compares it with the value it saw with its
+    /// snapshot: unchanged, every listener and slot of the snapshot is still attached, with no lock to ask.
+    @usableFromInline final let edgesVersion = Atomic<UInt>(0)
+    @usableFromInline @exclusivity(unchecked) var upstream: [any UpstreamEdge] = []
 
+    // Inlinable, so creating a node runs specialised in the client: unspecialised, storing a `Value?` costs generic
+    // metadata look-ups.
+    @inlinable
     init(storage: Value?, mutable: Bool) {
         self.storage = storage
         self.mutableFlag = mutable
+        Self.didCreate()
+    }
+
+    @usableFromInline
+    static func didCreate() {
         nodeCounter.increment()
     }
 
@@ -35,11 +51,17 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
         // The transforms feeding this node are now dead ends: unlink them from their upstream nodes.
         for edge in upstream { edge.targetDidDeinit() }
         nodeCounter.decrement()
-        lock.destroy()
     }
 
     /// The current value, or nil when the node is empty. For `Node<Int?>`, `.some(nil)` is a held nil value.
     public var value: Value? {
+        lock.withLock { storage }
+    }
+
+    /// ``value`` without the dynamic dispatch (``MutableNode`` overrides it), so it runs specialised in the
+    /// client: unspecialised, returning a `Value?` looks up generic metadata.
+    @inlinable
+    final var currentValue: Value? {
         lock.withLock { storage }
     }
 
@@ -96,7 +118,7 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
     final func cleanStorage() {
         var previous: Value?
         lock.withLock { swap(&storage, &previous) }
-        withExtendedLifetime(previous) {}
+        extendLifetime(previous)
     }
 }
 
@@ -111,21 +133,29 @@ extension Node: NodeInitializable {}
 
 extension NodeInitializable {
     /// A node holding `value`: read-only for `Node`, mutable for ``MutableNode``.
+    @inlinable
     public init(_ value: Value) {
         self = Self.makeClusterNode(value)
     }
 
     /// An empty node: read-only for `Node`, mutable for ``MutableNode``.
+    @inlinable
     public init() {
         self = Self.makeClusterNode(nil)
     }
 
-    private static func makeClusterNode(_ value: Value?) -> Self {
+    // Inlinable: specialised, the type tests below fold away.
+    @inlinable
+    static func makeClusterNode(_ value: Value?) -> Self {
         let mutable = Self.self is MutableNode<Value>.Type
         let node = MutableNode<Value>(storage: value, mutable: mutable)
-        guard let typed = node as? Self else {
-            programmerError("NodeInitializable.init is for Node and MutableNode only, not \(Self.self)")
-        }
+        guard let typed = node as? Self else { clusterInitFailed(Self.self) }
         return typed
     }
+}
+
+/// `NodeInitializable.init` on a type other than `Node` and `MutableNode`: a programmer error.
+@usableFromInline
+func clusterInitFailed(_ type: Any.Type) -> Never {
+    programmerError("NodeInitializable.init is for Node and MutableNode only, not \(type)")
 }

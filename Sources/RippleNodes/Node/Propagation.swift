@@ -1,32 +1,10 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import DequeModule
 import RippleCore
+import Synchronization
 
-/// The pthread key of the engine's per-thread state: RippleCore's `ThreadLocal`, without its generic wrapper, so the
-/// lookup is one `pthread_getspecific` and no retain.
-private let propagationStateKey: pthread_key_t = {
-    var key = pthread_key_t()
-    let status = pthread_key_create(&key, releasePropagationState)
-    precondition(status == 0, "RippleNodes: pthread_key_create failed with \(status)")
-    return key
-}()
-
-#if canImport(Darwin)
-private func releasePropagationState(_ raw: UnsafeMutableRawPointer) {
-    Unmanaged<PropagationState>.fromOpaque(raw).release()
-}
-#else
-private func releasePropagationState(_ raw: UnsafeMutableRawPointer?) {
-    guard let raw else { return }
-    Unmanaged<PropagationState>.fromOpaque(raw).release()
-}
-#endif
+/// Every thread's engine state. The key holds each thread's state until the thread exits.
+@usableFromInline
+let propagationStates = ThreadLocal<PropagationState>()
 
 // The propagation engine, in one place: every value that moves through the graph passes through here.
 //
@@ -49,16 +27,7 @@ final class PropagationState {
     /// keep it in `unowned(unsafe)` locals, so there is no retain/release per set.
     @usableFromInline
     static var current: Unmanaged<PropagationState> {
-        if let raw = pthread_getspecific(propagationStateKey) {
-            return Unmanaged.fromOpaque(raw)
-        }
-        return makeCurrent()
-    }
-
-    private static func makeCurrent() -> Unmanaged<PropagationState> {
-        let state = Unmanaged.passRetained(PropagationState())
-        pthread_setspecific(propagationStateKey, state.toOpaque())
-        return state
+        propagationStates.unretained(orMake: PropagationState.init)
     }
 
     /// Every node propagating on this thread, outermost first. `path[base...]` is the current propagation's sender
@@ -71,7 +40,10 @@ final class PropagationState {
     @usableFromInline @exclusivity(unchecked) var base = 0
     @usableFromInline @exclusivity(unchecked) var pending = Deque<() -> Void>()
     @exclusivity(unchecked) var draining = false
+    /// No context, for sets without one (see `Node.startPropagation(_:checkMutable:)`).
+    @usableFromInline let noContext: (any Sendable)? = nil
 
+    @usableFromInline
     init() {
         path = .allocate(capacity: pathCapacity)
     }
@@ -173,13 +145,17 @@ final class PropagationState {
 /// ``Transform/emit(_:after:context:)``. A sender list is only valid during the call that received it, on that
 /// thread: it refers to the thread's propagation state without retaining it.
 public struct SenderList {
-    // The thread's state outlives every propagation on that thread (see `PropagationState.current`).
-    @usableFromInline unowned(unsafe) let state: PropagationState
+    // The thread's state outlives every propagation on that thread (see `PropagationState.current`). Held as
+    // `Unmanaged` and borrowed on the hot path: an `unowned(unsafe)` reference is retained around each use.
+    @usableFromInline let stateRef: Unmanaged<PropagationState>
 
     @inlinable
     init(state: PropagationState) {
-        self.state = state
+        stateRef = .passUnretained(state)
     }
+
+    @usableFromInline
+    var state: PropagationState { stateRef.takeUnretainedValue() }
 
     /// Whether `node` is on the path of this propagation.
     public func contains(_ node: some GraphNode) -> Bool {
@@ -207,22 +183,37 @@ extension Node {
     @inlinable
     final func startPropagation(_ value: Value?, context: (any Sendable)?, checkMutable: Bool = false) {
         // The thread's key keeps the state alive: no retain for this propagation.
-        PropagationState.current._withUnsafeGuaranteedRef { state in
-            if state.isPropagating(ObjectIdentifier(self)) {
-                queueSet(value, context: context, checkMutable: checkMutable, state: state)
-                return
-            }
-            guard let value else {
-                if checkMutable { requireMutable() }
-                cleanStorage()
-                return
-            }
-            let savedBase = state.base
-            state.base = state.pathCount
-            receive(value, context: context, state: state, checkMutable: checkMutable)
-            state.base = savedBase
-            state.drainIfIdle()
+        threadStates.unretained(orMake: PropagationState.init)._withUnsafeGuaranteedRef { state in
+            startPropagation(value, context: context, checkMutable: checkMutable, state: state)
         }
+    }
+
+    /// A set without a context (`value =`): the nil context is borrowed from the thread's state, since a `nil`
+    /// literal of `(any Sendable)?` is destroyed through value witnesses after the call (~60 instructions a set).
+    @inlinable
+    final func startPropagation(_ value: Value?, checkMutable: Bool) {
+        threadStates.unretained(orMake: PropagationState.init)._withUnsafeGuaranteedRef { state in
+            startPropagation(value, context: state.noContext, checkMutable: checkMutable, state: state)
+        }
+    }
+
+    @inlinable @inline(__always)
+    final func startPropagation(_ value: Value?, context: (any Sendable)?, checkMutable: Bool,
+                                state: PropagationState) {
+        if state.isPropagating(ObjectIdentifier(self)) {
+            queueSet(value, context: context, checkMutable: checkMutable, state: state)
+            return
+        }
+        guard let value else {
+            if checkMutable { requireMutable() }
+            cleanStorage()
+            return
+        }
+        let savedBase = state.base
+        state.base = state.pathCount
+        receive(value, context: context, state: state, checkMutable: checkMutable)
+        state.base = savedBase
+        state.drainIfIdle()
     }
 
     @usableFromInline
@@ -257,18 +248,23 @@ extension Node {
         // One immutable snapshot of both lists: a retain, not an allocation. It keeps every listener and slot alive
         // until the end, so the loops below read them unretained.
         let edges = self.edges
-        let listeners = edges.listenerRefs
+        let version = edgesVersion.load(ordering: .relaxed)
+        let listeners = edges.elements
         let listenerCount = edges.listenerCount
-        // The first listener's flag is read under this lock already; later ones are re-read (under the lock) after
-        // user code has run, since a listener may cancel another.
-        var live = listenerCount > 0 && listeners[0]._withUnsafeGuaranteedRef { $0.live }
+        // The first listener's flag is read under this lock already. Later ones may have been cancelled by user
+        // code run since (a listener may cancel another): while `edgesVersion` is unchanged none was; otherwise
+        // the flag is re-read under the lock.
+        var live = listenerCount > 0 && listeners[0]._withUnsafeGuaranteedRef {
+            unsafeDowncast($0, to: ListenEdge<Value>.self).live
+        }
         lock.unlock()
         extendLifetime(previous)
         state.push(ObjectIdentifier(self))
         var index = 0
         while index < listenerCount {
-            listeners[index]._withUnsafeGuaranteedRef { listener in
-                if index > 0 {
+            listeners[index]._withUnsafeGuaranteedRef { object in
+                let listener = unsafeDowncast(object, to: ListenEdge<Value>.self)
+                if index > 0 && edgesVersion.load(ordering: .acquiring) != version {
                     lock.lock()
                     live = listener.live
                     lock.unlock()
@@ -277,20 +273,22 @@ extension Node {
             }
             index += 1
         }
-        let downstream = edges.downstreamRefs
+        let downstream = listeners + listenerCount
         let downstreamCount = edges.downstreamCount
         if downstreamCount > 0 {
             let senders = SenderList(state: state)
             index = 0
             while index < downstreamCount {
-                downstream[index]._withUnsafeGuaranteedRef { slot in
+                downstream[index]._withUnsafeGuaranteedRef { object in
+                    let slot = unsafeDowncast(object, to: DownstreamSlot<Value>.self)
                     // Once user code has run (a listener, an earlier hop), the transform may have been unlinked:
-                    // check it against the current list, under this node's lock. Nothing ran before the first hop
-                    // of a node without listeners, the common case in a chain.
-                    if (index == 0 && listenerCount == 0) || isStillDownstream(slot, since: edges),
-                       let target = slot.target {
-                        slot.push(slot.edgeRef, Unmanaged.passUnretained(target), value, senders, context)
-                        extendLifetime(target)
+                    // unless `edgesVersion` is unchanged, check it against the current list, under this node's
+                    // lock. Nothing ran before the first hop of a node without listeners, the common case in a chain.
+                    if (index == 0 && listenerCount == 0) || edgesVersion.load(ordering: .acquiring) == version
+                        || isStillDownstream(slot, since: edges),
+                       let target = slot.target.retained() {
+                        slot.push(slot.edgeRef, target, value, senders, context)
+                        target.release()
                     }
                 }
                 index += 1
@@ -302,7 +300,7 @@ extension Node {
 
     /// Whether `edge` is still in this node's downstream list; `snapshot` is the list propagation started with.
     @inlinable
-    final func isStillDownstream(_ slot: DownstreamSlot<Value>, since snapshot: EdgeList<Value>) -> Bool {
+    final func isStillDownstream(_ slot: DownstreamSlot<Value>, since snapshot: EdgeList) -> Bool {
         lock.lock()
         let current = edges
         let linked = current === snapshot || current.containsDownstream(slot)

@@ -1,33 +1,35 @@
 import RippleCore
 
+/// Builds an n-ary operator's tuple from its inputs' type-erased values: `element(i)` is input `i`'s value.
+typealias PackAssembler<Output> = @Sendable (_ element: (Int) -> any Sendable) -> Output
+
 /// The shared state of one `combine`: the latest value of every input.
 ///
-/// `@unchecked Sendable`: `latest` and `stopped` are only touched under `lock`.
+/// `@unchecked Sendable`: `latest`, `filled` and `stopped` are only touched under `lock`.
 final class CombineGroup<Output: Sendable>: @unchecked Sendable {
     private let lock = Lock()
     private var latest: [(any Sendable)?]
+    /// How many entries of `latest` hold a value.
+    private var filled = 0
     private var stopped = false
-    let assemble: @Sendable ([any Sendable]) -> Output
+    let assemble: PackAssembler<Output>
 
-    init(count: Int, assemble: @escaping @Sendable ([any Sendable]) -> Output) {
+    init(count: Int, assemble: @escaping PackAssembler<Output>) {
         latest = Array(repeating: nil, count: count)
         self.assemble = assemble
     }
 
     /// Records input `index`'s value; returns the combined value when no input is empty.
     func update(_ value: any Sendable, at index: Int) -> Output? {
-        let complete: [any Sendable]? = lock.withLock {
+        // The tuple is built under the lock straight from `latest` (our code, not the user's): no snapshot array
+        // per update.
+        lock.withLock {
             if stopped { return nil }
+            if latest[index] == nil { filled += 1 }
             latest[index] = value
-            var all: [any Sendable] = []
-            all.reserveCapacity(latest.count)
-            for entry in latest {
-                guard let entry else { return nil }
-                all.append(entry)
-            }
-            return all
+            guard filled == latest.count else { return nil }
+            return assemble { latest[$0].unsafelyUnwrapped }
         }
-        return complete.map(assemble)
     }
 
     /// Removing one input stops the combined node for good, as in EasyReact.
@@ -61,12 +63,13 @@ final class CombineTransform<Input: Sendable, Output: Sendable>: Transform<Input
     }
 }
 
-/// Rebuilds a tuple of pack elements from type-erased values, in order.
-func assemblePack<each Element>(_ values: [any Sendable], as types: repeat (each Element).Type) -> (repeat each Element) {
+/// Rebuilds a tuple of pack elements from type-erased values, in order: `value(i)` is element `i`.
+func assemblePack<each Element>(_ value: (Int) -> any Sendable,
+                                 as types: repeat (each Element).Type) -> (repeat each Element) {
     var position = 0
     func element<T>(_: T.Type) -> T {
         defer { position += 1 }
-        return values[position] as! T
+        return value(position) as! T
     }
     return (repeat element((each Element).self))
 }
@@ -88,8 +91,8 @@ extension Node where Value == Void {
 func combineNodes<each Input: Sendable>(_ nodes: repeat Node<each Input>) -> Node<(repeat each Input)> {
     var count = 0
     for _ in repeat each nodes { count += 1 }
-    let group = CombineGroup<(repeat each Input)>(count: count) { values in
-        assemblePack(values, as: repeat (each Input).self)
+    let group = CombineGroup<(repeat each Input)>(count: count) { value in
+        assemblePack(value, as: repeat (each Input).self)
     }
     let output = MutableNode<(repeat each Input)>(storage: nil, mutable: false)
     output.name = "combine"
@@ -112,5 +115,5 @@ extension Node {
 func linkInput<Input: Sendable, Output: Sendable>(_ node: Node<Input>, into output: Node<Output>,
                                                   _ transform: Transform<Input, Output>, name: String) {
     transform.name = name
-    output.link(to: node, transform: transform)
+    output.connect(node, through: transform)
 }

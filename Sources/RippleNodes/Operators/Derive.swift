@@ -6,7 +6,7 @@ extension Node {
         let node = MutableNode<Output>(storage: nil, mutable: false)
         node.name = name
         transform.name = name
-        node.link(to: self, transform: transform)
+        node.connect(self, through: transform)
         return node
     }
 }

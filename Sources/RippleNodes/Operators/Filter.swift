@@ -7,12 +7,10 @@ final class FilterTransform<Value: Sendable>: Transform<Value, Value>, @unchecke
     init(_ isIncluded: @escaping @Sendable (Value) -> Bool) {
         self.isIncluded = isIncluded
         super.init()
-        // The hop runs specialised in the caller's module, without the vtable.
-        push = { edge, target, value, senders, context in
-            let included = edge._withUnsafeGuaranteedRef {
-                unsafeDowncast($0, to: FilterTransform<Value>.self).isIncluded(value)
-            }
-            if included {
+        // The hop runs specialised in the caller's module, without the vtable. `isIncluded` is captured rather than
+        // read from the transform: a captured closure is borrowed, a stored one is retained and released per value.
+        push = { _, target, value, senders, context in
+            if isIncluded(value) {
                 Transform<Value, Value>.emit(value, into: target, senders: senders, context: context)
             }
         }

@@ -18,7 +18,7 @@ final class FlattenTransform<Inner: Sendable>: Transform<Node<Inner>, Inner>, @u
         // An empty inner node empties the output; a non-empty one pushes its value as the link is made.
         if value.isEmpty { output.cleanStorage() }
         if ObjectIdentifier(value) != ObjectIdentifier(output) {
-            output.link(to: value, transform: follower)
+            output.connect(value, through: follower)
         }
     }
 

@@ -7,12 +7,10 @@ final class MapTransform<Input: Sendable, Output: Sendable>: Transform<Input, Ou
     init(_ body: @escaping @Sendable (Input) -> Output) {
         self.body = body
         super.init()
-        // The hop runs specialised in the caller's module, without the vtable.
-        push = { edge, target, value, senders, context in
-            let output = edge._withUnsafeGuaranteedRef {
-                unsafeDowncast($0, to: MapTransform<Input, Output>.self).body(value)
-            }
-            Transform<Input, Output>.emit(output, into: target, senders: senders, context: context)
+        // The hop runs specialised in the caller's module, without the vtable. `body` is captured rather than read
+        // from the transform: a captured closure is borrowed, a stored one is retained and released per value.
+        push = { _, target, value, senders, context in
+            Transform<Input, Output>.emit(body(value), into: target, senders: senders, context: context)
         }
     }
 

@@ -20,7 +20,7 @@ public final class SwitchedNodes<Key: Hashable & Sendable, Value: Sendable>: @un
         let transform = SplitTransform(split: split)
         transform.name = name
         transform.record = { [weak self] key, value in self?.record(key, value) }
-        source.link(to: upstream, transform: transform)
+        source.connect(upstream, through: transform)
     }
 
     private func record(_ key: Key?, _ value: Value) {
@@ -42,7 +42,7 @@ public final class SwitchedNodes<Key: Hashable & Sendable, Value: Sendable>: @un
         node.name = name
         let transform = CaseTransform<Key, Value>(key: key)
         transform.name = name
-        node.link(to: source, transform: transform)
+        node.connect(source, through: transform)
         return node
     }
 }

@@ -29,8 +29,8 @@ extension MutableNode {
 
     private func linkRing<Other: Sendable>(_ other: MutableNode<Other>, backward: Transform<Other, Value>,
                                            forward: Transform<Value, Other>) -> any Cancellable {
-        link(to: other, transform: backward)
-        other.link(to: self, transform: forward)
+        connect(other, through: backward)
+        other.connect(self, through: forward)
         return ClosureCancellable {
             backward.detach()
             forward.detach()

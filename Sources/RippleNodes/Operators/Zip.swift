@@ -8,22 +8,23 @@ final class ZipGroup<Output: Sendable>: @unchecked Sendable {
     private let lock = Lock()
     private var queues: [Deque<any Sendable>]
     private var stopped = false
-    let assemble: @Sendable ([any Sendable]) -> Output
+    let assemble: PackAssembler<Output>
 
-    init(count: Int, assemble: @escaping @Sendable ([any Sendable]) -> Output) {
+    init(count: Int, assemble: @escaping PackAssembler<Output>) {
         queues = Array(repeating: Deque(), count: count)
         self.assemble = assemble
     }
 
     /// Queues input `index`'s value; returns the next tuple once every input has a value waiting.
     func update(_ value: any Sendable, at index: Int) -> Output? {
-        let complete: [any Sendable]? = lock.withLock {
+        // The tuple is built under the lock, taking each queue's first value (our code, not the user's): no
+        // snapshot array per update.
+        lock.withLock {
             if stopped { return nil }
             queues[index].append(value)
             guard queues.allSatisfy({ !$0.isEmpty }) else { return nil }
-            return queues.indices.map { queues[$0].removeFirst() }
+            return assemble { queues[$0].removeFirst() }
         }
-        return complete.map(assemble)
     }
 
     func stop() {
@@ -70,8 +71,8 @@ extension Node where Value == Void {
 func zipNodes<each Input: Sendable>(_ nodes: repeat Node<each Input>) -> Node<(repeat each Input)> {
     var count = 0
     for _ in repeat each nodes { count += 1 }
-    let group = ZipGroup<(repeat each Input)>(count: count) { values in
-        assemblePack(values, as: repeat (each Input).self)
+    let group = ZipGroup<(repeat each Input)>(count: count) { value in
+        assemblePack(value, as: repeat (each Input).self)
     }
     let output = MutableNode<(repeat each Input)>(storage: nil, mutable: false)
     output.name = "zip"

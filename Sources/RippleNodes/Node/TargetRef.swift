@@ -1,0 +1,81 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+// How a transform and its slot in the upstream node's list refer to `to`: without owning it (downstream owns
+// upstream, so the downward pointer must not), yet safely upgradable while another thread may be freeing it.
+//
+// A weak reference would do, but it gives its object a side table, and every later release of that object then takes
+// the runtime's slow path: measured, the weak load and the slow releases were ~150 of a hop's ~470 instructions. An
+// `unowned` reference keeps only the object's memory valid; the upgrade is the runtime's `swift_tryRetain` (the check
+// a weak load makes: it fails once the object has begun deinitialising). The Swift compiler reserves runtime names
+// for `@_silgen_name`, so the function is looked up once with `dlsym`; where the runtime's symbols are not visible (a
+// statically linked standard library), references fall back to a weak one.
+
+@usableFromInline
+typealias TryRetainFunction = @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?
+
+/// `swift_tryRetain`: retains and returns the object, or returns nil when it is deinitialising.
+let runtimeTryRetain: TryRetainFunction? = {
+    guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "swift_tryRetain") else { return nil }
+    return unsafeBitCast(symbol, to: TryRetainFunction.self)
+}()
+
+/// The hot half of a non-owning reference: plain bits, so reading it costs no reference counting. Valid while the
+/// ``TargetAnchor`` it came from is held.
+@usableFromInline
+struct TargetRef: @unchecked Sendable {
+    // Immutable bits; the anchor next to it keeps the object's memory (and the fallback box) alive.
+    @usableFromInline let raw: Unmanaged<AnyObject>
+    @usableFromInline let tryRetain: TryRetainFunction?
+    @usableFromInline let box: Unmanaged<WeakTargetBox>?
+
+    init(raw: Unmanaged<AnyObject>, tryRetain: TryRetainFunction?, box: Unmanaged<WeakTargetBox>?) {
+        self.raw = raw
+        self.tryRetain = tryRetain
+        self.box = box
+    }
+
+    /// The object, retained (the caller releases it), or nil once it has begun deinitialising.
+    @inlinable @inline(__always)
+    func retained() -> Unmanaged<AnyObject>? {
+        if let tryRetain {
+            return tryRetain(raw.toOpaque()) == nil ? nil : raw
+        }
+        return box.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.retained() }
+    }
+}
+
+/// Keeps a ``TargetRef`` valid: it holds the object's memory (unowned) and, in the fallback, the weak box.
+struct TargetAnchor: @unchecked Sendable {
+    // Immutable; `object` is never upgraded through this field (that would trap on a deinitialising object).
+    private unowned let object: AnyObject
+    private let box: WeakTargetBox?
+    let ref: TargetRef
+
+    init(_ object: AnyObject) {
+        self.object = object
+        let box = runtimeTryRetain == nil ? WeakTargetBox(object) : nil
+        self.box = box
+        ref = TargetRef(raw: .passUnretained(object), tryRetain: runtimeTryRetain, box: box.map(Unmanaged.passUnretained))
+    }
+}
+
+/// The fallback where `swift_tryRetain` cannot be found. `@unchecked Sendable`: weak references load atomically.
+@usableFromInline
+final class WeakTargetBox: @unchecked Sendable {
+    weak var object: AnyObject?
+
+    init(_ object: AnyObject) {
+        self.object = object
+    }
+
+    @usableFromInline
+    func retained() -> Unmanaged<AnyObject>? {
+        object.map { Unmanaged.passRetained($0) }
+    }
+}
