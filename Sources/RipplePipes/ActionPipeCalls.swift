@@ -57,16 +57,18 @@ extension ActionPipe {
         frame: UnsafeMutablePointer<CallFrame<repeat each Argument, Result>>, state: ActionState?
     ) {
         guard registration.admits(process, callState: state) else { return }
-        if let body = registration.plainBody {
+        // The bodies are called in place (`!`), not bound with `if let`: a binding copies the closure, and the copy
+        // retains and releases its context around the call.
+        if registration.hasPlainBody {
             let arguments = frame.pointee.arguments
             letGo(process, &locked)
-            let value = body.pointee.call(process, repeat each arguments)
+            let value = registration.plainBody!.call(process, repeat each arguments)
             reclaim(process, pooled: pooled, &locked)
             frame.pointee.lastReturn = value
-        } else if let body = registration.body {
+        } else if registration.hasBody {
             let arguments = frame.pointee.arguments
             letGo(process, &locked)
-            let value = body(process, repeat each arguments)
+            let value = registration.body!(process, repeat each arguments)
             reclaim(process, pooled: pooled, &locked)
             if let value {
                 frame.pointee.lastReturn = value
@@ -126,7 +128,7 @@ extension ActionPipe {
             if let body = registration.asyncBody {
                 value = await body(process, repeat each arguments)
             } else if let body = registration.plainBody {
-                value = .some(body.pointee.call(process, repeat each arguments))
+                value = .some(body.call(process, repeat each arguments))
             } else {
                 value = registration.body?(process, repeat each arguments)
             }
