@@ -4,7 +4,10 @@ extension ActionPipe {
     @inlinable
     func perform<each Argument, Result>(slot: Int, state: ActionState?,
                                         _ arguments: repeat each Argument) -> Result? {
-        guard let registrations = registrations(for: slot) else { return nil }
+        // Counted as a reader of the pipe's core, the call borrows the published plan: no lock, no retain.
+        let plan = core.enter() ?? publishPlan()
+        defer { core.leave() }
+        guard let registrations = plan._withUnsafeGuaranteedRef({ $0.registrations(for: slot) }) else { return nil }
         // The frame lives on this stack; a process kept beyond the call gets a heap copy when the call ends.
         var frame = CallFrame<repeat each Argument, Result>(arguments: (repeat each arguments))
         return withUnsafeMutablePointer(to: &frame) { frame in
@@ -22,23 +25,18 @@ extension ActionPipe {
     /// process, call pipes and re-chain).
     @inlinable
     func runSync<each Argument, Result>(
-        _ registrations: ContiguousArray<AnyObject>, pooled: UnsafeMutablePointer<ActionProcess>,
+        _ registrations: UnsafeBufferPointer<Unmanaged<AnyObject>>, pooled: UnsafeMutablePointer<ActionProcess>,
         frame: UnsafeMutablePointer<CallFrame<repeat each Argument, Result>>, state: ActionState?
     ) -> Result? {
         UnsafeMutableRawPointer(pooled).load(as: Unmanaged<ActionProcess>.self)._withUnsafeGuaranteedRef { process in
             var locked = false
-            // The plan array stays alive for the whole loop, so its registrations are borrowed, not retained: the
-            // buffer of strong references is read as unmanaged ones (same layout).
-            registrations.withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: Unmanaged<AnyObject>.self) { registrations in
-                    for erased in registrations {
-                        // Safe: a slot identifies one key type, so every registration under it has these types.
-                        let typed = Unmanaged<Registration<repeat each Argument, Result>>.fromOpaque(erased.toOpaque())
-                        typed._withUnsafeGuaranteedRef { registration in
-                            run(registration, process: process, pooled: pooled, locked: &locked, frame: frame,
-                                state: state)
-                        }
-                    }
+            // The plan stays alive for the whole loop (the call is counted as its reader), so its registrations are
+            // borrowed, not retained.
+            for erased in registrations {
+                // Safe: a slot identifies one key type, so every registration under it has these types.
+                let typed = Unmanaged<Registration<repeat each Argument, Result>>.fromOpaque(erased.toOpaque())
+                typed._withUnsafeGuaranteedRef { registration in
+                    run(registration, process: process, pooled: pooled, locked: &locked, frame: frame, state: state)
                 }
             }
             let result = frame.pointee.lastReturn
@@ -102,7 +100,12 @@ extension ActionPipe {
 
     func performAsync<each Argument, Result>(slot: Int, state: ActionState?,
                                              _ arguments: repeat each Argument) async -> Result? {
-        guard let registrations = registrations(for: slot) else { return nil }
+        // An async call keeps its own references rather than staying counted as a reader across its awaits.
+        let plan = core.enter() ?? publishPlan()
+        let borrowed = plan._withUnsafeGuaranteedRef { $0.registrations(for: slot) }
+        let registrations = borrowed.map { ContiguousArray($0.lazy.map { $0.takeUnretainedValue() }) }
+        core.leave()
+        guard let registrations else { return nil }
         let box = FrameBox<repeat each Argument, Result>(CallFrame(arguments: (repeat each arguments)))
         let process = ActionProcess(
             asyncCall: box, frame: UnsafeMutableRawPointer(box.pointer),
