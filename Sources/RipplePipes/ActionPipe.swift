@@ -25,6 +25,9 @@ public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
     /// The keys this pipe answers to.
     public let actions: Actions
     @usableFromInline let core: PipeCore
+    /// `syncCallsOfThisThread`, copied here so that a call reads a field of the pipe instead of going through the
+    /// global's one-time-initialisation check (a function call and `swift_once` on every call).
+    @usableFromInline let threadCalls = syncCallsOfThisThread
     /// Guarded by `pipeGraphLock`; may be a chain that merged into another (read it through `currentChain`).
     @exclusivity(unchecked) private var storedChain: PipeChain
 

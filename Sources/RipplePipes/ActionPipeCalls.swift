@@ -12,8 +12,8 @@ extension ActionPipe {
         var frame = CallFrame<repeat each Argument, Result>(arguments: (repeat each arguments))
         return withUnsafeMutablePointer(to: &frame) { frame in
             let (calls, pooled) = ActionProcess.beginSyncCall(
-                frame: UnsafeMutableRawPointer(frame), access: FrameAccessor<repeat each Argument, Result>.self,
-                state: state, slot: slot, entry: self)
+                on: threadCalls, frame: UnsafeMutableRawPointer(frame),
+                access: FrameAccessor<repeat each Argument, Result>.self, state: state, slot: slot, entry: self)
             defer { ActionProcess.endSyncCall(calls) }
             return runSync(registrations, pooled: pooled, frame: frame, state: state)
         }

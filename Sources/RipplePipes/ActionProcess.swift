@@ -34,7 +34,10 @@ public final class ActionProcess: @unchecked Sendable {
     /// Guards every `var` below while the process is shared (see the type's comment).
     @usableFromInline let lock = ProcessLock()
     /// Guarded by `lock`.
-    @usableFromInline @exclusivity(unchecked) var storedTuple = PipeTuple()
+    @exclusivity(unchecked) var storedTuple = PipeTuple()
+    /// Guarded by `lock`. Whether `storedTuple` was written during the call, so the end of a call, inlined into the
+    /// caller, tests a flag instead of asking the tuple (an outlined call) whether it has values to release.
+    @usableFromInline @exclusivity(unchecked) var tupleWritten = false
     /// Guarded by `lock`. The call's ``CallFrame``, read and changed through `access`; nil while pooled.
     @usableFromInline @exclusivity(unchecked) var frame: UnsafeMutableRawPointer?
     /// Guarded by `lock`.
@@ -77,12 +80,20 @@ public final class ActionProcess: @unchecked Sendable {
     /// Extra values for the actions downstream in this call (the seed's `tmpTuple`).
     public var tuple: PipeTuple {
         get { lock.withLock { storedTuple } }
-        set { lock.withLock { storedTuple = newValue } }
+        set {
+            lock.withLock {
+                storedTuple = newValue
+                tupleWritten = true
+            }
+        }
     }
 
     /// Changes the tuple in place, under the process's lock.
     public func updateTuple(_ body: (inout PipeTuple) -> Void) {
-        lock.withLock { body(&storedTuple) }
+        lock.withLock {
+            tupleWritten = true
+            body(&storedTuple)
+        }
     }
 
     /// What the last action that ran in this call returned, optionals flattened; `nil` before any action ran.
@@ -174,9 +185,10 @@ public final class ActionProcess: @unchecked Sendable {
     /// strong reference, the call may touch the process without its lock. Pair with ``endSyncCall(_:)``.
     @inlinable @inline(__always)
     static func beginSyncCall(
-        frame: UnsafeMutableRawPointer, access: any FrameAccess.Type, state: ActionState?, slot: Int, entry: AnyObject
+        on threadCalls: ThreadLocal<SyncCalls>, frame: UnsafeMutableRawPointer, access: any FrameAccess.Type,
+        state: ActionState?, slot: Int, entry: AnyObject
     ) -> (calls: Unmanaged<SyncCalls>, process: UnsafeMutablePointer<ActionProcess>) {
-        let calls = SyncCalls.forThisThread
+        let calls = threadCalls.unretained(orMake: SyncCalls.init)
         let pooled = calls._withUnsafeGuaranteedRef { $0.push() }
         // A free process is referenced by the pool only (`pop` replaces any other), so no lock is needed.
         UnsafeMutableRawPointer(pooled).load(as: Unmanaged<ActionProcess>.self)._withUnsafeGuaranteedRef { process in
@@ -198,6 +210,13 @@ public final class ActionProcess: @unchecked Sendable {
         calls._withUnsafeGuaranteedRef { $0.pop() }
     }
 
+    /// Releases the tuple's values before the process is reused. Call as `resetForReuse` does.
+    @usableFromInline
+    func clearTuple() {
+        storedTuple = PipeTuple()
+        tupleWritten = false
+    }
+
     /// Call with `lock` held, at the end of a call, when something else still references this process.
     @usableFromInline
     func keepAfterCall() {
@@ -214,8 +233,8 @@ public final class ActionProcess: @unchecked Sendable {
     /// process.
     @inlinable @inline(__always)
     func resetForReuse() {
-        if !storedTuple.isEmpty {
-            storedTuple = PipeTuple()
+        if tupleWritten {
+            clearTuple()
         }
         frame = nil
         access = nil

@@ -32,12 +32,6 @@ final class SyncCalls {
         slots.deallocate()
     }
 
-    /// This thread's calls, unretained: the thread-local holds them until the thread exits.
-    @inlinable @inline(__always)
-    static var forThisThread: Unmanaged<SyncCalls> {
-        syncCallsOfThisThread.unretained(orMake: SyncCalls.init)
-    }
-
     /// The process of the innermost synchronous call on this thread.
     static var innermost: ActionProcess? {
         syncCallsOfThisThread.unretained?._withUnsafeGuaranteedRef { calls in
