@@ -14,20 +14,22 @@ extension ActionPipe {
             let (calls, pooled) = ActionProcess.beginSyncCall(
                 on: threadCalls, frame: UnsafeMutableRawPointer(frame),
                 access: FrameAccessor<repeat each Argument, Result>.self, state: state, slot: slot, entry: self)
-            defer { ActionProcess.endSyncCall(calls) }
-            return runSync(registrations, pooled: pooled, frame: frame, state: state)
+            let (result, shared) = runSync(registrations, pooled: pooled, frame: frame, state: state)
+            ActionProcess.endSyncCall(calls, knownUnique: !shared)
+            return result
         }
     }
 
     /// Runs the registrations in chain order on the calling thread. Between actions the call owns its process: by
     /// holding the only strong reference (`pooled`, checked after every action) or, once an action handed the
     /// process to someone else, by holding its lock. Neither is held while an action runs (actions may use the
-    /// process, call pipes and re-chain).
+    /// process, call pipes and re-chain). Returns the call's result and whether the process was shared when the last
+    /// action returned (when it was not, nobody can have taken it since).
     @inlinable
     func runSync<each Argument, Result>(
         _ registrations: UnsafeBufferPointer<Unmanaged<AnyObject>>, pooled: UnsafeMutablePointer<ActionProcess>,
         frame: UnsafeMutablePointer<CallFrame<repeat each Argument, Result>>, state: ActionState?
-    ) -> Result? {
+    ) -> (result: Result?, shared: Bool) {
         UnsafeMutableRawPointer(pooled).load(as: Unmanaged<ActionProcess>.self)._withUnsafeGuaranteedRef { process in
             var locked = false
             // The plan stays alive for the whole loop (the call is counted as its reader), so its registrations are
@@ -43,7 +45,7 @@ extension ActionPipe {
             if locked {
                 process.unlockState()
             }
-            return result
+            return (result, locked)
         }
     }
 

@@ -204,10 +204,10 @@ public final class ActionProcess: @unchecked Sendable {
 
     /// Ends the innermost synchronous call of this thread (its process's lock is not held). A process nobody else
     /// holds goes back to the pool; one still referenced (kept by an action) gets a heap copy of the frame and keeps
-    /// it.
+    /// it. `knownUnique`: the call saw the pool's reference as the only one after its last action.
     @inlinable @inline(__always)
-    static func endSyncCall(_ calls: Unmanaged<SyncCalls>) {
-        calls._withUnsafeGuaranteedRef { $0.pop() }
+    static func endSyncCall(_ calls: Unmanaged<SyncCalls>, knownUnique: Bool) {
+        calls._withUnsafeGuaranteedRef { $0.pop(knownUnique: knownUnique) }
     }
 
     /// Releases the tuple's values before the process is reused. Call as `resetForReuse` does.

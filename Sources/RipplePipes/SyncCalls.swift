@@ -50,12 +50,13 @@ final class SyncCalls {
         return slot
     }
 
-    /// Ends the innermost call (its process's lock is not held).
+    /// Ends the innermost call (its process's lock is not held). `knownUnique` skips the uniqueness check when the
+    /// call already made it after its last action (no user code ran since).
     @inlinable @inline(__always)
-    func pop() {
+    func pop(knownUnique: Bool) {
         depth -= 1
         let slot = slots[depth]
-        if isKnownUniquelyReferenced(&slot.pointee) {
+        if knownUnique || isKnownUniquelyReferenced(&slot.pointee) {
             UnsafeMutableRawPointer(slot).load(as: Unmanaged<ActionProcess>.self)._withUnsafeGuaranteedRef { process in
                 process.lock.synchronize()
                 process.resetForReuse()
