@@ -56,7 +56,7 @@ extension ActionPipe {
         pooled: UnsafeMutablePointer<ActionProcess>, locked: inout Bool,
         frame: UnsafeMutablePointer<CallFrame<repeat each Argument, Result>>, state: ActionState?
     ) {
-        guard registration.admits(process, callState: state) else { return }
+        guard registration.isUnconditional || registration.admits(process, callState: state) else { return }
         // The bodies are called in place (`!`), not bound with `if let`: a binding copies the closure, and the copy
         // retains and releases its context around the call.
         if registration.hasPlainBody {

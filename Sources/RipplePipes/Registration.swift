@@ -7,6 +7,8 @@ final class Registration<each Argument, Result>: @unchecked Sendable {
     let requirements: [ActionRequirement]
     /// Cached `!requirements.isEmpty`, read by every call.
     @usableFromInline let hasRequirements: Bool
+    /// No state and no requirements: every call runs it, with one test.
+    @usableFromInline let isUnconditional: Bool
     /// A plain `action`'s body, called directly (no wrapper closure per call). Calls read it as
     /// `registration.plainBody!(…)`, never through `if let`: a binding copies the closure, which retains and releases
     /// its context around every call, while a use in place borrows it from this immutable object.
@@ -26,6 +28,7 @@ final class Registration<each Argument, Result>: @unchecked Sendable {
         self.state = state
         self.requirements = requirements
         self.hasRequirements = !requirements.isEmpty
+        self.isUnconditional = state == nil && requirements.isEmpty
         if let plainBody {
             self.plainBody = PlainBody(call: plainBody)
             hasPlainBody = true
