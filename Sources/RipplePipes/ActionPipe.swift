@@ -18,12 +18,16 @@ import RippleCore
 /// Thread-safe: register, chain and call from any thread. No lock is held while an action runs, so actions may call
 /// pipes (the same chain included) and register actions.
 ///
-/// `@unchecked Sendable`: `storedChain` is only touched under `pipeGraphLock`; everything else is immutable.
+/// `@unchecked Sendable`: `storedChain` is only touched under `pipeGraphLock`; everything else is immutable or
+/// guards itself (`core`).
 @dynamicMemberLookup
 public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
     /// The keys this pipe answers to.
     public let actions: Actions
-    let core: PipeCore
+    @usableFromInline let core: PipeCore
+    /// `syncCallsOfThisThread`, copied here so that a call reads a field of the pipe instead of going through the
+    /// global's one-time-initialisation check (a function call and `swift_once` on every call).
+    @usableFromInline let threadCalls = syncCallsOfThisThread
     /// Guarded by `pipeGraphLock`; may be a chain that merged into another (read it through `currentChain`).
     @exclusivity(unchecked) private var storedChain: PipeChain
 
@@ -68,15 +72,15 @@ public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
         StatefulActionPipe(pipe: self, state: state)
     }
 
-    /// The registrations `slot` runs along this pipe's chain, in order; nil when none.
+    /// Builds and publishes the plan of this pipe's chain, for a call that found none (`core.enter()` returned nil)
+    /// and is counted as a reader of `core`, so the plan stays alive until it leaves.
     @usableFromInline
-    func registrations(for slot: Int) -> ContiguousArray<AnyObject>? {
-        pipeGraphLock.lock()
-        defer { pipeGraphLock.unlock() }
-        // Borrowed: the pipe holds its chain and the lock keeps it from being replaced meanwhile.
-        let stored = Unmanaged.passUnretained(storedChain)
-        return stored._withUnsafeGuaranteedRef { chain in
-            chain.forward == nil ? chain.registrations(for: slot) : currentChain.registrations(for: slot)
+    func publishPlan() -> Unmanaged<CallPlan> {
+        pipeGraphLock.withLock {
+            if let raw = core.published.load(ordering: .sequentiallyConsistent) {
+                return Unmanaged.fromOpaque(raw)
+            }
+            return core.publish(currentChain.callPlan())
         }
     }
 
@@ -107,9 +111,11 @@ public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
         _ key: KeyPath<Actions, ActionKey<repeat each Argument, Result>>
     ) {
         let slot = actions[keyPath: key].slot
-        pipeGraphLock.withLock {
-            core.registrations[slot] = nil
-            currentChain.invalidate()
+        editGraph { garbage in
+            if let old = core.registrations.removeValue(forKey: slot) {
+                garbage.append(contentsOf: old)
+            }
+            currentChain.invalidate(into: &garbage)
         }
     }
 
@@ -122,9 +128,11 @@ public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
     }
 
     func install(_ registration: AnyObject, slot: Int) {
-        pipeGraphLock.withLock {
-            core.registrations[slot] = [registration]
-            currentChain.invalidate()
+        editGraph { garbage in
+            if let old = core.registrations.updateValue([registration], forKey: slot) {
+                garbage.append(contentsOf: old)
+            }
+            currentChain.invalidate(into: &garbage)
         }
     }
 
@@ -138,32 +146,33 @@ public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
     /// programmer error.
     @discardableResult
     public func addPipe(_ pipe: ActionPipe<Actions>) -> ActionPipe<Actions> {
-        pipeGraphLock.lock()
-        let mine = currentChain
-        let theirs = pipe.currentChain
-        guard mine !== theirs else {
-            let count = mine.cores.count
-            pipeGraphLock.unlock()
+        let cycleLength = editGraph { garbage -> Int? in
+            let mine = currentChain
+            let theirs = pipe.currentChain
+            guard mine !== theirs else { return mine.cores.count }
+            mine.cores.append(contentsOf: theirs.cores)
+            theirs.cores = []
+            theirs.forward = mine
+            theirs.invalidate(into: &garbage)
+            mine.invalidate(into: &garbage)
+            return nil
+        }
+        if let count = cycleLength {
             programmerError("ActionPipe.addPipe(_:) would make a cycle: the pipe is already in this chain "
                             + "(\(count) pipe\(count == 1 ? "" : "s"))")
         }
-        mine.cores.append(contentsOf: theirs.cores)
-        theirs.cores = []
-        theirs.forward = mine
-        theirs.invalidate()
-        mine.invalidate()
-        pipeGraphLock.unlock()
         return pipe
     }
 
     /// Takes this pipe out of its chain; the other pipes stay chained in their order, and this pipe stands alone
     /// with its own actions.
     public func removeFromChain() {
-        pipeGraphLock.withLock {
+        editGraph { garbage in
             let old = currentChain
             guard old.cores.count > 1 else { return }
+            old.invalidate(into: &garbage)
             old.cores.removeAll { $0 === core }
-            old.invalidate()
+            garbage.append(old)
             storedChain = PipeChain(core: core)
         }
     }
@@ -180,13 +189,13 @@ public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
             programmerError("ActionPipe.bundle(_:) needs at least one pipe, got 0")
         }
         let bundled = ActionPipe(first.actions)
-        pipeGraphLock.withLock {
+        editGraph { garbage in
             for pipe in pipes {
                 for (slot, registrations) in pipe.core.registrations {
                     bundled.core.registrations[slot, default: []].append(contentsOf: registrations)
                 }
             }
-            bundled.currentChain.invalidate()
+            bundled.currentChain.invalidate(into: &garbage)
         }
         return bundled
     }

@@ -4,48 +4,48 @@ extension ActionPipe {
     @inlinable
     func perform<each Argument, Result>(slot: Int, state: ActionState?,
                                         _ arguments: repeat each Argument) -> Result? {
-        guard let registrations = registrations(for: slot) else { return nil }
+        // Counted as a reader of the pipe's core, the call borrows the published plan: no lock, no retain.
+        let plan = core.enter() ?? publishPlan()
+        defer { core.leave() }
+        guard let registrations = plan._withUnsafeGuaranteedRef({ $0.registrations(for: slot) }) else { return nil }
         // The frame lives on this stack; a process kept beyond the call gets a heap copy when the call ends.
         var frame = CallFrame<repeat each Argument, Result>(arguments: (repeat each arguments))
         return withUnsafeMutablePointer(to: &frame) { frame in
             let (calls, pooled) = ActionProcess.beginSyncCall(
-                frame: UnsafeMutableRawPointer(frame), access: FrameAccessor<repeat each Argument, Result>.self,
-                state: state, slot: slot, entry: self)
-            defer { ActionProcess.endSyncCall(calls) }
-            return runSync(registrations, pooled: pooled, frame: frame, state: state)
+                on: threadCalls, frame: UnsafeMutableRawPointer(frame),
+                access: FrameAccessor<repeat each Argument, Result>.self, state: state, slot: slot, entry: self)
+            let (result, shared) = runSync(registrations, pooled: pooled, frame: frame, state: state)
+            ActionProcess.endSyncCall(calls, knownUnique: !shared)
+            return result
         }
     }
 
     /// Runs the registrations in chain order on the calling thread. Between actions the call owns its process: by
     /// holding the only strong reference (`pooled`, checked after every action) or, once an action handed the
     /// process to someone else, by holding its lock. Neither is held while an action runs (actions may use the
-    /// process, call pipes and re-chain).
+    /// process, call pipes and re-chain). Returns the call's result and whether the process was shared when the last
+    /// action returned (when it was not, nobody can have taken it since).
     @inlinable
     func runSync<each Argument, Result>(
-        _ registrations: ContiguousArray<AnyObject>, pooled: UnsafeMutablePointer<ActionProcess>,
+        _ registrations: UnsafeBufferPointer<Unmanaged<AnyObject>>, pooled: UnsafeMutablePointer<ActionProcess>,
         frame: UnsafeMutablePointer<CallFrame<repeat each Argument, Result>>, state: ActionState?
-    ) -> Result? {
+    ) -> (result: Result?, shared: Bool) {
         UnsafeMutableRawPointer(pooled).load(as: Unmanaged<ActionProcess>.self)._withUnsafeGuaranteedRef { process in
             var locked = false
-            // The plan array stays alive for the whole loop, so its registrations are borrowed, not retained: the
-            // buffer of strong references is read as unmanaged ones (same layout).
-            registrations.withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: Unmanaged<AnyObject>.self) { registrations in
-                    for erased in registrations {
-                        // Safe: a slot identifies one key type, so every registration under it has these types.
-                        let typed = Unmanaged<Registration<repeat each Argument, Result>>.fromOpaque(erased.toOpaque())
-                        typed._withUnsafeGuaranteedRef { registration in
-                            run(registration, process: process, pooled: pooled, locked: &locked, frame: frame,
-                                state: state)
-                        }
-                    }
+            // The plan stays alive for the whole loop (the call is counted as its reader), so its registrations are
+            // borrowed, not retained.
+            for erased in registrations {
+                // Safe: a slot identifies one key type, so every registration under it has these types.
+                let typed = Unmanaged<Registration<repeat each Argument, Result>>.fromOpaque(erased.toOpaque())
+                typed._withUnsafeGuaranteedRef { registration in
+                    run(registration, process: process, pooled: pooled, locked: &locked, frame: frame, state: state)
                 }
             }
             let result = frame.pointee.lastReturn
             if locked {
                 process.unlockState()
             }
-            return result
+            return (result, locked)
         }
     }
 
@@ -56,17 +56,19 @@ extension ActionPipe {
         pooled: UnsafeMutablePointer<ActionProcess>, locked: inout Bool,
         frame: UnsafeMutablePointer<CallFrame<repeat each Argument, Result>>, state: ActionState?
     ) {
-        guard registration.admits(process, callState: state) else { return }
-        if let body = registration.plainBody {
+        guard registration.isUnconditional || registration.admits(process, callState: state) else { return }
+        // The bodies are called in place (`!`), not bound with `if let`: a binding copies the closure, and the copy
+        // retains and releases its context around the call.
+        if registration.hasPlainBody {
             let arguments = frame.pointee.arguments
             letGo(process, &locked)
-            let value = body.pointee.call(process, repeat each arguments)
+            let value = registration.plainBody!.call(process, repeat each arguments)
             reclaim(process, pooled: pooled, &locked)
             frame.pointee.lastReturn = value
-        } else if let body = registration.body {
+        } else if registration.hasBody {
             let arguments = frame.pointee.arguments
             letGo(process, &locked)
-            let value = body(process, repeat each arguments)
+            let value = registration.body!(process, repeat each arguments)
             reclaim(process, pooled: pooled, &locked)
             if let value {
                 frame.pointee.lastReturn = value
@@ -100,7 +102,12 @@ extension ActionPipe {
 
     func performAsync<each Argument, Result>(slot: Int, state: ActionState?,
                                              _ arguments: repeat each Argument) async -> Result? {
-        guard let registrations = registrations(for: slot) else { return nil }
+        // An async call keeps its own references rather than staying counted as a reader across its awaits.
+        let plan = core.enter() ?? publishPlan()
+        let borrowed = plan._withUnsafeGuaranteedRef { $0.registrations(for: slot) }
+        let registrations = borrowed.map { ContiguousArray($0.lazy.map { $0.takeUnretainedValue() }) }
+        core.leave()
+        guard let registrations else { return nil }
         let box = FrameBox<repeat each Argument, Result>(CallFrame(arguments: (repeat each arguments)))
         let process = ActionProcess(
             asyncCall: box, frame: UnsafeMutableRawPointer(box.pointer),
@@ -126,7 +133,7 @@ extension ActionPipe {
             if let body = registration.asyncBody {
                 value = await body(process, repeat each arguments)
             } else if let body = registration.plainBody {
-                value = .some(body.pointee.call(process, repeat each arguments))
+                value = .some(body.call(process, repeat each arguments))
             } else {
                 value = registration.body?(process, repeat each arguments)
             }

@@ -1,10 +1,3 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import RippleCore
 
 /// The context of one call along a chain: what upstream actions returned and handed down, and the arguments as they
@@ -42,18 +35,21 @@ public final class ActionProcess: @unchecked Sendable {
     @usableFromInline let lock = ProcessLock()
     /// Guarded by `lock`.
     @exclusivity(unchecked) var storedTuple = PipeTuple()
+    /// Guarded by `lock`. Whether `storedTuple` was written during the call, so the end of a call, inlined into the
+    /// caller, tests a flag instead of asking the tuple (an outlined call) whether it has values to release.
+    @usableFromInline @exclusivity(unchecked) var tupleWritten = false
     /// Guarded by `lock`. The call's ``CallFrame``, read and changed through `access`; nil while pooled.
-    @exclusivity(unchecked) var frame: UnsafeMutableRawPointer?
+    @usableFromInline @exclusivity(unchecked) var frame: UnsafeMutableRawPointer?
     /// Guarded by `lock`.
-    @exclusivity(unchecked) var access: (any FrameAccess.Type)?
+    @usableFromInline @exclusivity(unchecked) var access: (any FrameAccess.Type)?
     /// Guarded by `lock`. The heap frame `frame` points into, for async calls and processes kept after their call.
     @exclusivity(unchecked) var frameOwner: AnyObject?
     /// Guarded by `lock`.
-    @exclusivity(unchecked) var storedState: ActionState?
+    @usableFromInline @exclusivity(unchecked) var storedState: ActionState?
     /// Guarded by `lock`. The key's interned slot: the name is looked up only when asked for.
-    @exclusivity(unchecked) var slot = 0
+    @usableFromInline @exclusivity(unchecked) var slot = 0
     /// Guarded by `lock`. The pipe a synchronous call went through, alive for the whole call.
-    @exclusivity(unchecked) var unretainedEntry: Unmanaged<AnyObject>?
+    @usableFromInline @exclusivity(unchecked) var unretainedEntry: Unmanaged<AnyObject>?
     /// Guarded by `lock`. The pipe an async call went through, or a kept process's pipe.
     @exclusivity(unchecked) var retainedEntry: AnyObject?
 
@@ -84,12 +80,20 @@ public final class ActionProcess: @unchecked Sendable {
     /// Extra values for the actions downstream in this call (the seed's `tmpTuple`).
     public var tuple: PipeTuple {
         get { lock.withLock { storedTuple } }
-        set { lock.withLock { storedTuple = newValue } }
+        set {
+            lock.withLock {
+                storedTuple = newValue
+                tupleWritten = true
+            }
+        }
     }
 
     /// Changes the tuple in place, under the process's lock.
     public func updateTuple(_ body: (inout PipeTuple) -> Void) {
-        lock.withLock { body(&storedTuple) }
+        lock.withLock {
+            tupleWritten = true
+            body(&storedTuple)
+        }
     }
 
     /// What the last action that ran in this call returned, optionals flattened; `nil` before any action ran.
@@ -179,11 +183,12 @@ public final class ActionProcess: @unchecked Sendable {
     /// Takes this thread's free process for a synchronous call, sets it up for `frame` and publishes it as
     /// ``current``. Returns this thread's calls and the pool slot holding the process: while the slot holds the only
     /// strong reference, the call may touch the process without its lock. Pair with ``endSyncCall(_:)``.
-    @usableFromInline
+    @inlinable @inline(__always)
     static func beginSyncCall(
-        frame: UnsafeMutableRawPointer, access: any FrameAccess.Type, state: ActionState?, slot: Int, entry: AnyObject
+        on threadCalls: ThreadLocal<SyncCalls>, frame: UnsafeMutableRawPointer, access: any FrameAccess.Type,
+        state: ActionState?, slot: Int, entry: AnyObject
     ) -> (calls: Unmanaged<SyncCalls>, process: UnsafeMutablePointer<ActionProcess>) {
-        let calls = SyncCalls.forThisThread
+        let calls = threadCalls.unretained(orMake: SyncCalls.init)
         let pooled = calls._withUnsafeGuaranteedRef { $0.push() }
         // A free process is referenced by the pool only (`pop` replaces any other), so no lock is needed.
         UnsafeMutableRawPointer(pooled).load(as: Unmanaged<ActionProcess>.self)._withUnsafeGuaranteedRef { process in
@@ -199,13 +204,21 @@ public final class ActionProcess: @unchecked Sendable {
 
     /// Ends the innermost synchronous call of this thread (its process's lock is not held). A process nobody else
     /// holds goes back to the pool; one still referenced (kept by an action) gets a heap copy of the frame and keeps
-    /// it.
+    /// it. `knownUnique`: the call saw the pool's reference as the only one after its last action.
+    @inlinable @inline(__always)
+    static func endSyncCall(_ calls: Unmanaged<SyncCalls>, knownUnique: Bool) {
+        calls._withUnsafeGuaranteedRef { $0.pop(knownUnique: knownUnique) }
+    }
+
+    /// Releases the tuple's values before the process is reused. Call as `resetForReuse` does.
     @usableFromInline
-    static func endSyncCall(_ calls: Unmanaged<SyncCalls>) {
-        calls._withUnsafeGuaranteedRef { $0.pop() }
+    func clearTuple() {
+        storedTuple = PipeTuple()
+        tupleWritten = false
     }
 
     /// Call with `lock` held, at the end of a call, when something else still references this process.
+    @usableFromInline
     func keepAfterCall() {
         if let frame, let access {
             let (owner, copy) = access.box(copying: frame)
@@ -216,115 +229,15 @@ public final class ActionProcess: @unchecked Sendable {
         unretainedEntry = nil
     }
 
-    /// Call with `lock` held, at the end of a call, when nothing else references this process.
+    /// Call with `lock` held (or owning the only reference), at the end of a call, when nothing else references this
+    /// process.
+    @inlinable @inline(__always)
     func resetForReuse() {
-        if !storedTuple.isEmpty {
-            storedTuple = PipeTuple()
+        if tupleWritten {
+            clearTuple()
         }
         frame = nil
         access = nil
         unretainedEntry = nil
     }
 }
-
-/// The synchronous calls running on one thread, innermost last, and the processes they use.
-///
-/// A process is reused by the next call at the same depth unless something kept it. Only its own thread touches
-/// this object (it lives in a pthread key), so it needs no lock. The key is private rather than RippleCore's
-/// `ThreadLocal` so that a call reads it without retaining it or an exclusivity check.
-@usableFromInline
-final class SyncCalls {
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key, releaseSyncCalls)
-        precondition(status == 0, "RipplePipes: pthread_key_create failed with \(status)")
-        return key
-    }()
-
-    /// `slots[0..<depth]` hold the processes of running calls, `slots[depth..<count]` free ones. Each slot is its
-    /// own allocation, so a running call's slot never moves when deeper calls grow the table; a plain buffer rather
-    /// than an array, so reading and checking a slot costs no retain and no uniqueness check of the array.
-    @exclusivity(unchecked) private var slots: UnsafeMutablePointer<UnsafeMutablePointer<ActionProcess>>
-    @exclusivity(unchecked) private var capacity = 4
-    @exclusivity(unchecked) private var count = 0
-    @exclusivity(unchecked) private var depth = 0
-
-    private init() {
-        slots = .allocate(capacity: capacity)
-    }
-
-    deinit {
-        for index in 0..<count {
-            slots[index].deinitialize(count: 1)
-            slots[index].deallocate()
-        }
-        slots.deallocate()
-    }
-
-    /// This thread's calls, created on first use and released when the thread exits.
-    static var forThisThread: Unmanaged<SyncCalls> {
-        if let raw = pthread_getspecific(key) {
-            return Unmanaged.fromOpaque(raw)
-        }
-        let calls = Unmanaged.passRetained(SyncCalls())
-        pthread_setspecific(key, calls.toOpaque())
-        return calls
-    }
-
-    /// The process of the innermost synchronous call on this thread.
-    static var innermost: ActionProcess? {
-        guard let raw = pthread_getspecific(key) else { return nil }
-        return Unmanaged<SyncCalls>.fromOpaque(raw)._withUnsafeGuaranteedRef { calls in
-            calls.depth > 0 ? calls.slots[calls.depth - 1].pointee : nil
-        }
-    }
-
-    /// The slot of the next free process, now in use; the slot keeps it alive until `pop()`.
-    func push() -> UnsafeMutablePointer<ActionProcess> {
-        if depth == count {
-            if count == capacity {
-                let grown = UnsafeMutablePointer<UnsafeMutablePointer<ActionProcess>>.allocate(capacity: capacity * 2)
-                grown.moveInitialize(from: slots, count: count)
-                slots.deallocate()
-                slots = grown
-                capacity *= 2
-            }
-            let slot = UnsafeMutablePointer<ActionProcess>.allocate(capacity: 1)
-            slot.initialize(to: ActionProcess())
-            (slots + count).initialize(to: slot)
-            count += 1
-        }
-        let slot = slots[depth]
-        depth += 1
-        return slot
-    }
-
-    /// Ends the innermost call (its process's lock is not held).
-    func pop() {
-        depth -= 1
-        let slot = slots[depth]
-        if isKnownUniquelyReferenced(&slot.pointee) {
-            UnsafeMutableRawPointer(slot).load(as: Unmanaged<ActionProcess>.self)._withUnsafeGuaranteedRef { process in
-                process.lock.synchronize()
-                process.resetForReuse()
-            }
-        } else {
-            let kept = slot.pointee
-            kept.lock.lock()
-            kept.keepAfterCall()
-            kept.lock.unlock()
-            slot.pointee = ActionProcess()
-        }
-    }
-}
-
-#if canImport(Darwin)
-private func releaseSyncCalls(_ raw: UnsafeMutableRawPointer) {
-    Unmanaged<SyncCalls>.fromOpaque(raw).release()
-}
-#else
-private func releaseSyncCalls(_ raw: UnsafeMutableRawPointer?) {
-    guard let raw else { return }
-    Unmanaged<SyncCalls>.fromOpaque(raw).release()
-}
-#endif

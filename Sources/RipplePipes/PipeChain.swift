@@ -3,18 +3,12 @@ import RippleCore
 /// Guards every chain's topology, every pipe's registrations and every pipe's chain pointer.
 ///
 /// One lock for the whole graph keeps merges of two chains free of lock-ordering problems; it is held only to edit
-/// those tables or to read one chain's plan, never while an action runs.
+/// those tables or to build and publish a chain's plan, never while an action runs. Calls do not take it: they
+/// borrow the published plan (see ``PipeCore``).
 let pipeGraphLock = Lock()
 
 let livePipes = LiveObjectCounter("ActionPipe")
 let liveChains = LiveObjectCounter("ActionPipeChain")
-
-/// The registrations of one pipe, by key slot. A bundle may hold several registrations under one slot.
-///
-/// `@unchecked Sendable`: `registrations` is only touched under `pipeGraphLock`.
-final class PipeCore: @unchecked Sendable {
-    var registrations: [Int: ContiguousArray<AnyObject>] = [:]
-}
 
 /// The ordered pipes of one chain, shared by every pipe in it.
 ///
@@ -28,8 +22,8 @@ final class PipeChain: @unchecked Sendable {
     @exclusivity(unchecked) var cores: [PipeCore]
     /// The chain this one merged into; its `cores` are empty from then on.
     @exclusivity(unchecked) var forward: PipeChain?
-    /// Every slot's registrations in chain order (indexed by slot), built on the first call after a change.
-    @exclusivity(unchecked) private var plan: ContiguousArray<ContiguousArray<AnyObject>?>?
+    /// What a call runs, built on the first call after a change and published by every pipe of the chain.
+    @exclusivity(unchecked) private var plan: CallPlan?
 
     init(core: PipeCore) {
         cores = [core]
@@ -41,25 +35,34 @@ final class PipeChain: @unchecked Sendable {
     }
 
     /// Call with `pipeGraphLock` held.
-    func registrations(for slot: Int) -> ContiguousArray<AnyObject>? {
+    func callPlan() -> CallPlan {
         if let plan {
-            return slot < plan.count ? plan[slot] : nil
+            return plan
         }
-        var built = ContiguousArray<ContiguousArray<AnyObject>?>()
-        for core in cores {
-            for (slot, registrations) in core.registrations {
-                if slot >= built.count {
-                    built.append(contentsOf: repeatElement(nil, count: slot + 1 - built.count))
-                }
-                built[slot] = (built[slot] ?? []) + registrations
-            }
-        }
+        let built = CallPlan(cores: cores)
         plan = built
-        return slot < built.count ? built[slot] : nil
+        return built
     }
 
-    /// Call with `pipeGraphLock` held, after any change to the cores or their registrations.
-    func invalidate() {
-        plan = nil
+    /// Call with `pipeGraphLock` held, after any change to the cores or their registrations; what lands in
+    /// `garbage` is to be released after unlocking (releasing a plan may release actions and what they captured).
+    func invalidate(into garbage: inout [AnyObject]) {
+        if let plan {
+            garbage.append(plan)
+            self.plan = nil
+        }
+        for core in cores {
+            core.unpublish(into: &garbage)
+        }
     }
+}
+
+/// Runs `body` under `pipeGraphLock`, then releases what it put in the garbage, outside the lock: the last
+/// reference to an action may be the only thing keeping user objects alive, and their deinit must not run under
+/// the lock.
+func editGraph<Value>(_ body: (inout [AnyObject]) -> Value) -> Value {
+    var garbage: [AnyObject] = []
+    let value = pipeGraphLock.withLock { body(&garbage) }
+    withExtendedLifetime(garbage) {}
+    return value
 }

@@ -1,18 +1,25 @@
 /// One registered action: its requirements and its body. Immutable once built, so calls read it without a lock.
 ///
-/// `@unchecked Sendable`: nothing is mutable; `plainBody`'s pointee (a `@Sendable` closure) is written once in init.
+/// `@unchecked Sendable`: nothing is mutable after init and every stored closure is `@Sendable`.
 @usableFromInline
 final class Registration<each Argument, Result>: @unchecked Sendable {
     @usableFromInline let state: ActionState?
     let requirements: [ActionRequirement]
     /// Cached `!requirements.isEmpty`, read by every call.
     @usableFromInline let hasRequirements: Bool
-    /// A plain `action`'s body, called directly (no wrapper closure per call). Kept behind a pointer so that a call
-    /// borrows the closure where it lies instead of retaining its context around every call.
-    @usableFromInline let plainBody: UnsafeMutablePointer<PlainBody<repeat each Argument, Result>>?
+    /// No state and no requirements: every call runs it, with one test.
+    @usableFromInline let isUnconditional: Bool
+    /// A plain `action`'s body, called directly (no wrapper closure per call). Calls read it as
+    /// `registration.plainBody!(…)`, never through `if let`: a binding copies the closure, which retains and releases
+    /// its context around every call, while a use in place borrows it from this immutable object.
+    @usableFromInline let plainBody: PlainBody<repeat each Argument, Result>?
     /// Returns `nil` when the action decided not to run (a freed delegate, an upstream return of the wrong type).
     @usableFromInline let body: (@Sendable (ActionProcess, repeat each Argument) -> Result?)?
     @usableFromInline let asyncBody: (@Sendable (ActionProcess, repeat each Argument) async -> Result?)?
+    /// Which body is set, so a call tests it without touching the closures (a variadic closure cannot be compared
+    /// with nil, and binding it would copy it).
+    @usableFromInline let hasPlainBody: Bool
+    @usableFromInline let hasBody: Bool
 
     init(state: ActionState?, requirements: [ActionRequirement],
          plainBody: (@Sendable (ActionProcess, repeat each Argument) -> Result)?,
@@ -21,22 +28,22 @@ final class Registration<each Argument, Result>: @unchecked Sendable {
         self.state = state
         self.requirements = requirements
         self.hasRequirements = !requirements.isEmpty
+        self.isUnconditional = state == nil && requirements.isEmpty
         if let plainBody {
-            let pointer = UnsafeMutablePointer<PlainBody<repeat each Argument, Result>>.allocate(capacity: 1)
-            pointer.initialize(to: PlainBody(call: plainBody))
-            self.plainBody = pointer
+            self.plainBody = PlainBody(call: plainBody)
+            hasPlainBody = true
         } else {
             self.plainBody = nil
+            hasPlainBody = false
         }
-        self.body = body
+        if let body {
+            self.body = body
+            hasBody = true
+        } else {
+            self.body = nil
+            hasBody = false
+        }
         self.asyncBody = asyncBody
-    }
-
-    deinit {
-        if let plainBody {
-            plainBody.deinitialize(count: 1)
-            plainBody.deallocate()
-        }
     }
 
     /// Whether the call, as it stands now, meets the state and every requirement. Call with the process's lock held.
@@ -55,7 +62,8 @@ final class Registration<each Argument, Result>: @unchecked Sendable {
     }
 }
 
-/// A plain action's closure (a closure of a variadic function type can only be pointed at inside a struct).
+/// A plain action's closure (a closure of a variadic function type can only be stored in an optional or compared
+/// with nil inside a struct).
 @usableFromInline
 struct PlainBody<each Argument, Result> {
     @usableFromInline let call: @Sendable (ActionProcess, repeat each Argument) -> Result

@@ -19,6 +19,28 @@ import Testing
         #expect(seen.values.first == seen.values.last)
     }
 
+    @Test func aReusedProcessStartsWithAnEmptyTupleAndLetsTheOldValuesGo() {
+        final class Token: Sendable {}
+        let tracker = LeakTracker()
+        let pipe = ActionPipe(CounterActions())
+        let tupleCounts = Recorder<Int>()
+        pipe.registerAction(\.tick).action { process, number in
+            tupleCounts(process.tuple.count)
+            if number == 1 {
+                process.tuple = [tracker.track(Token(), "tuple value")]
+            } else if number == 2 {
+                process.updateTuple { $0.append(tracker.track(Token(), "updated tuple value")) }
+            }
+            return number
+        }
+        pipe.tick(1)
+        #expect(tracker.alive.isEmpty)                   // released when the call ended, not on the next call
+        pipe.tick(2)
+        #expect(tracker.alive.isEmpty)
+        pipe.tick(3)
+        #expect(tupleCounts.values == [0, 0, 0])
+    }
+
     @Test func aKeptProcessKeepsItsCallsFinalStateAndIsNotReused() throws {
         let kept = Locked<ActionProcess?>(nil)
         let pipe1 = ActionPipe(CounterActions())
