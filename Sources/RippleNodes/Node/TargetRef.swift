@@ -17,10 +17,10 @@ import Musl
 // statically linked standard library), references fall back to a weak one.
 
 @usableFromInline
-typealias TryRetainFunction = @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?
+package typealias TryRetainFunction = @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?
 
 /// `swift_tryRetain`: retains and returns the object, or returns nil when it is deinitialising.
-let runtimeTryRetain: TryRetainFunction? = {
+package let runtimeTryRetain: TryRetainFunction? = {
     guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "swift_tryRetain") else { return nil }
     return unsafeBitCast(symbol, to: TryRetainFunction.self)
 }()
@@ -28,7 +28,7 @@ let runtimeTryRetain: TryRetainFunction? = {
 /// The hot half of a non-owning reference: plain bits, so reading it costs no reference counting. Valid while the
 /// ``TargetAnchor`` it came from is held.
 @usableFromInline
-struct TargetRef: @unchecked Sendable {
+package struct TargetRef: @unchecked Sendable {
     // Immutable bits; the anchor next to it keeps the object's memory (and the fallback box) alive.
     @usableFromInline let raw: Unmanaged<AnyObject>
     @usableFromInline let tryRetain: TryRetainFunction?
@@ -42,7 +42,7 @@ struct TargetRef: @unchecked Sendable {
 
     /// The object, retained (the caller releases it), or nil once it has begun deinitialising.
     @inlinable @inline(__always)
-    func retained() -> Unmanaged<AnyObject>? {
+    package func retained() -> Unmanaged<AnyObject>? {
         if let tryRetain {
             return tryRetain(raw.toOpaque()) == nil ? nil : raw
         }
@@ -51,17 +51,18 @@ struct TargetRef: @unchecked Sendable {
 }
 
 /// Keeps a ``TargetRef`` valid: it holds the object's memory (unowned) and, in the fallback, the weak box.
-struct TargetAnchor: @unchecked Sendable {
+package struct TargetAnchor: @unchecked Sendable {
     // Immutable; `object` is never upgraded through this field (that would trap on a deinitialising object).
     private unowned let object: AnyObject
     private let box: WeakTargetBox?
-    let ref: TargetRef
+    package let ref: TargetRef
 
-    init(_ object: AnyObject) {
+    /// `tryRetain` is the runtime's unless a test forces the weak fallback with nil.
+    package init(_ object: AnyObject, tryRetain: TryRetainFunction? = runtimeTryRetain) {
         self.object = object
-        let box = runtimeTryRetain == nil ? WeakTargetBox(object) : nil
+        let box = tryRetain == nil ? WeakTargetBox(object) : nil
         self.box = box
-        ref = TargetRef(raw: .passUnretained(object), tryRetain: runtimeTryRetain, box: box.map(Unmanaged.passUnretained))
+        ref = TargetRef(raw: .passUnretained(object), tryRetain: tryRetain, box: box.map(Unmanaged.passUnretained))
     }
 }
 
