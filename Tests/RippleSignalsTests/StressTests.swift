@@ -92,6 +92,45 @@ struct StressTests {
         }
     }
 
+    // The uncontended path enters and leaves with one compare-exchange each; disposal from another thread must
+    // still close the subscriber, keep callbacks one at a time and run the cleanup exactly once.
+    @Test("8 threads sending through map/filter while another disposes: serialised, cleanup once, then silent",
+          .tags(.stress))
+    func concurrentSendsAndDispose() {
+        for _ in 0..<50 {
+            let detector = OverlapDetector()
+            let received = Recorder<Int>()
+            let cleanups = Recorder<Int>()
+            let holder = Locked<Subscriber<Int, Never>?>(nil)
+            let disposer = Signal<Int, Never> { subscriber in
+                holder.withLock { $0 = subscriber }
+                return Disposer { cleanups.record(1) }
+            }
+            .map { $0 + 1 }
+            .filter { $0 > 0 }
+            .subscribe(value: { value in
+                detector.enter()
+                received.record(value)
+                detector.leave()
+            })
+            let subscriber = holder.value!
+            DispatchQueue.concurrentPerform(iterations: Self.threads + 1) { thread in
+                if thread == Self.threads {
+                    disposer.dispose()
+                    return
+                }
+                for index in 0..<200 { subscriber.send(index) }
+            }
+            let count = received.count
+            subscriber.send(1)
+            #expect(received.count == count)
+            #expect(detector.overlaps == 0)
+            #expect(cleanups.values == [1])
+            #expect(subscriber.isDisposed)
+            #expect(disposer.isDisposed)
+        }
+    }
+
     @Test("8 threads feeding zip and merge inputs: every value accounted for", .tags(.stress))
     func concurrentCombining() {
         let left = ManualSource<Int, Never>()

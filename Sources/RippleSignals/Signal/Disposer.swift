@@ -1,14 +1,15 @@
 import RippleCore
+import Synchronization
 
 /// Ends a subscription or releases what a signal's action set up. Idempotent and thread-safe.
 ///
 /// A signal's action returns `Disposer { … }` with its cleanup; ``Signal/subscribe(value:error:complete:)`` returns a
 /// disposer that ends the subscription. Either way the work runs at most once, on the first thread that disposes.
 public final class Disposer: Cancellable, @unchecked Sendable {
-    // `action` and `disposed` are guarded by `lock`; `subscription` is a `weak let`, safe to read from any thread.
-    private let lock = Lock()
+    // `action` is written in `init` and then only by the one thread that flipped `disposed` (which takes it);
+    // `subscription` is a `weak let`, safe to read from any thread. No lock: a disposer is made per subscription.
+    private let disposed = Atomic<Bool>(false)
     private var action: (@Sendable () -> Void)?
-    private var disposed = false
     private weak let subscription: (any SubscriptionHandle)?
     private let isSubscriptionHandle: Bool
 
@@ -32,14 +33,12 @@ public final class Disposer: Cancellable, @unchecked Sendable {
     public func dispose() {
         if isSubscriptionHandle {
             subscription?.dispose()
-            lock.withLock { disposed = true }
+            disposed.store(true, ordering: .releasing)
             return
         }
-        let taken = lock.withLock { () -> (@Sendable () -> Void)? in
-            disposed = true
-            defer { action = nil }
-            return action
-        }
+        guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let taken = action
+        action = nil
         taken?()
     }
 
@@ -47,9 +46,9 @@ public final class Disposer: Cancellable, @unchecked Sendable {
     public var isDisposed: Bool {
         if isSubscriptionHandle {
             guard let subscription else { return true }
-            return subscription.isDisposed || lock.withLock { disposed }
+            return subscription.isDisposed || disposed.load(ordering: .acquiring)
         }
-        return lock.withLock { disposed }
+        return disposed.load(ordering: .acquiring)
     }
 
     public func cancel() {

@@ -1,4 +1,5 @@
 import RippleCore
+import Synchronization
 
 let subscriberCounter = LiveObjectCounter("Signal.Subscriber")
 
@@ -19,13 +20,18 @@ public final class Subscriber<Value: Sendable, Failure: Error>: SubscriptionHand
         case complete
     }
 
+    // The state word lets an uncontended value in and out with one compare-exchange each; the lock is only taken on
+    // contention, re-entrancy, terminal events and disposal. Bits: `closed` (a terminal event was accepted or the
+    // subscription disposed), `delivering` (some thread is running a callback; others queue), `hasQueue` (events
+    // wait in `queue`; set only under `lock` and only while `delivering`, cleared with it under `lock`).
+    let state = Atomic<Int>(0)
+    static var closed: Int { 1 }
+    static var delivering: Int { 2 }
+    static var hasQueue: Int { 4 }
+
     // Everything below `lock` is guarded by it; the callbacks are immutable. The lock already excludes concurrent
     // access, so the guarded properties skip the runtime's dynamic exclusivity checks.
-    let lock = Lock()
-    /// False once a terminal event was accepted or the subscription was disposed.
-    @exclusivity(unchecked) var accepting = true
-    /// True while some thread is running a callback; others queue.
-    @exclusivity(unchecked) var delivering = false
+    let lock = RawLock()
     /// True once the cleanup is due (terminal event delivered, or disposed).
     @exclusivity(unchecked) var finished = false
     // `queue` is only touched by the `@inline(never)` helpers below: any mention of `Event` or `[Event]` in `send` or
@@ -40,9 +46,8 @@ public final class Subscriber<Value: Sendable, Failure: Error>: SubscriptionHand
     let onError: (@Sendable (Failure) -> Void)?
     let onComplete: (@Sendable () -> Void)?
     /// True when the only producer is another subscriber's callbacks (``Signal`` `deliversSerially`): its events
-    /// arrive one at a time and never re-entrantly, so `send` delivers at once without marking itself as
-    /// delivering and without the drain's second lock/unlock. It still checks `accepting` under the lock, since
-    /// `dispose()` may come from any thread. Terminal events take the ordinary path.
+    /// arrive one at a time and never re-entrantly, so `send` delivers at once after one atomic load of `closed`
+    /// (`dispose()` may come from any thread), without entering `delivering`. Terminal events take the ordinary path.
     let isFedSerially: Bool
 
     init(value: (@Sendable (Value) -> Void)?,
@@ -64,25 +69,19 @@ public final class Subscriber<Value: Sendable, Failure: Error>: SubscriptionHand
 
     /// Sends a value. Ignored after an error, a completion or disposal.
     public func send(_ value: Value) {
-        lock.lock()
-        guard accepting else {
-            lock.unlock()
-            return
-        }
         if isFedSerially {
-            lock.unlock()
+            if state.load(ordering: .acquiring) & Self.closed == 0 {
+                onValue?(value)
+            }
+            return
+        }
+        // Idle, accepting, nothing queued: deliver at once.
+        if state.compareExchange(expected: 0, desired: Self.delivering, ordering: .acquiring).exchanged {
             onValue?(value)
+            leave()
             return
         }
-        guard !delivering else {
-            enqueue(value: value)
-            lock.unlock()
-            return
-        }
-        delivering = true
-        lock.unlock()
-        onValue?(value)
-        drain()
+        sendContended(value)
     }
 
     /// Ends the signal with `error`. Ignored if it already ended or was disposed.
@@ -97,34 +96,81 @@ public final class Subscriber<Value: Sendable, Failure: Error>: SubscriptionHand
 
     /// Whether events sent now would be ignored (ended or disposed). Long-running producers can poll it to stop early.
     public var isDisposed: Bool {
-        lock.withLock { !accepting }
+        state.load(ordering: .acquiring) & Self.closed != 0
     }
 
     /// Ends the subscription: queued events are dropped, nothing more is delivered, the cleanup runs (once).
     public func dispose() {
         lock.lock()
-        accepting = false
+        state.bitwiseOr(Self.closed, ordering: .acquiringAndReleasing)
         finish()
     }
 
     // MARK: - Internals
 
+    /// The slow path of `send`: another thread (or this one, re-entrantly) is delivering, or the subscriber closed.
+    private func sendContended(_ value: Value) {
+        lock.lock()
+        var current = state.load(ordering: .acquiring)
+        while true {
+            if current & Self.closed != 0 {
+                lock.unlock()
+                return
+            }
+            if current & Self.delivering != 0 {
+                let (exchanged, now) = state.compareExchange(
+                    expected: current, desired: current | Self.hasQueue, ordering: .acquiringAndReleasing)
+                if exchanged {
+                    enqueue(value: value)
+                    lock.unlock()
+                    return
+                }
+                current = now
+                continue
+            }
+            let (exchanged, now) = state.compareExchange(
+                expected: current, desired: current | Self.delivering, ordering: .acquiringAndReleasing)
+            if exchanged {
+                lock.unlock()
+                onValue?(value)
+                leave()
+                return
+            }
+            current = now
+        }
+    }
+
     private func terminate(_ event: Event) {
         lock.lock()
-        guard accepting else {
-            lock.unlock()
-            return
+        var current = state.load(ordering: .acquiring)
+        while true {
+            if current & Self.closed != 0 {
+                lock.unlock()
+                return
+            }
+            if current & Self.delivering != 0 {
+                let (exchanged, now) = state.compareExchange(
+                    expected: current, desired: current | Self.closed | Self.hasQueue,
+                    ordering: .acquiringAndReleasing)
+                if exchanged {
+                    enqueue(event)
+                    lock.unlock()
+                    return
+                }
+                current = now
+                continue
+            }
+            let (exchanged, now) = state.compareExchange(
+                expected: current, desired: current | Self.closed | Self.delivering,
+                ordering: .acquiringAndReleasing)
+            if exchanged {
+                lock.unlock()
+                deliver(event)
+                drain()
+                return
+            }
+            current = now
         }
-        accepting = false
-        guard !delivering else {
-            enqueue(event)
-            lock.unlock()
-            return
-        }
-        delivering = true
-        lock.unlock()
-        deliver(event)
-        drain()
     }
 
     func deliver(_ event: Event) {
@@ -142,6 +188,14 @@ public final class Subscriber<Value: Sendable, Failure: Error>: SubscriptionHand
         }
     }
 
+    /// Leaves `delivering` after a callback: one compare-exchange unless something was queued or the state closed.
+    @inline(__always)
+    func leave() {
+        if !state.compareExchange(expected: Self.delivering, desired: 0, ordering: .releasing).exchanged {
+            drain()
+        }
+    }
+
     /// Delivers what other threads queued while this one was delivering, then goes idle.
     func drain() {
         while true {
@@ -150,7 +204,8 @@ public final class Subscriber<Value: Sendable, Failure: Error>: SubscriptionHand
                 if queued != 0 {
                     clearQueue()
                 }
-                delivering = false
+                // `hasQueue` is only set under `lock`, so nothing can be queued between this check and the clear.
+                state.bitwiseAnd(~(Self.delivering | Self.hasQueue), ordering: .releasing)
                 lock.unlock()
                 return
             }
