@@ -50,6 +50,7 @@ public final class Subscriber<Value: Sendable, Failure: Error>: SubscriptionHand
     /// (`dispose()` may come from any thread), without entering `delivering`. Terminal events take the ordinary path.
     let isFedSerially: Bool
 
+    @usableFromInline
     init(value: (@Sendable (Value) -> Void)?,
          error: (@Sendable (Failure) -> Void)?,
          complete: (@Sendable () -> Void)?,
