@@ -190,6 +190,50 @@ struct OperatorTests {
         #expect(recorder.values == [.value("a"), .value("b"), .complete])
     }
 
+    // Synchronous inners (just, a map over just) attach without a subscriber of their own and free their member
+    // slot before it is stored; later inners reuse those slots.
+    @Test("flattenMap mixing synchronous and pending inners completes once every one has")
+    func flattenMapMixedInners() {
+        let source = ManualSource<Int, TestError>()
+        let pending = [ManualSource<String, TestError>(), ManualSource<String, TestError>()]
+        let recorder = Recorder<Event<String>>()
+        source.signal.flattenMap { index -> Signal<String, TestError> in
+            switch index {
+            case 0: pending[0].signal
+            case 1: .just("x")
+            case 2: Signal.just(2).map { "y\($0)" }
+            default: pending[1].signal
+            }
+        }.record(into: recorder)
+        for index in 0...3 { source.send(index) }
+        source.sendComplete()
+        pending[0].sendComplete()
+        pending[1].send("z")
+        #expect(recorder.values == [.value("x"), .value("y2"), .value("z")])
+        pending[1].sendComplete()
+        #expect(recorder.values == [.value("x"), .value("y2"), .value("z"), .complete])
+        #expect(pending[0].disposals == 1)
+        #expect(pending[1].disposals == 1)
+    }
+
+    @Test("disposing a flattenMap disposes its pending inners once; a late inner completion does nothing")
+    func flattenMapDisposeThenLateCompletion() {
+        let source = ManualSource<Int, TestError>()
+        let inner = ManualSource<String, TestError>()
+        let recorder = Recorder<Event<String>>()
+        let disposer = source.signal.flattenMap { index -> Signal<String, TestError> in
+            index == 0 ? inner.signal : .just("x")
+        }.record(into: recorder)
+        source.send(1)
+        source.send(0)
+        disposer.dispose()
+        #expect(inner.disposals == 1)
+        #expect(source.disposals == 1)
+        inner.sendComplete()
+        inner.send("late")
+        #expect(recorder.values == [.value("x")])
+    }
+
     @Test("flattenMap: an inner error disposes the source and the other inners")
     func flattenMapError() {
         let source = ManualSource<Int, TestError>()

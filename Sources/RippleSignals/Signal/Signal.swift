@@ -19,8 +19,9 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     // a pack element archetype when `subscribeEach` iterates a pack of signals holding an enum.)
     /// What subscribing runs, unless `fused` is set.
     @usableFromInline let action: (@Sendable (Subscriber<Value, Failure>) -> Disposer)?
-    /// Set for map and filter (see ``fused(_:)``): subscribes the chain's head with the given callbacks, the value
-    /// callback composed with every map/filter in between.
+    /// Set for map, filter and just (see ``fused(_:)``): subscribes with raw callbacks, which it calls following
+    /// the grammar (values one at a time, never concurrently, then at most one terminal event) — through the head
+    /// subscriber of a map/filter chain, or by construction (just).
     @usableFromInline let fused: Fused?
 
     /// Subscribes with raw callbacks: `value` gets this signal's values, `error` and `complete` its terminal events.
