@@ -131,6 +131,30 @@ struct StressTests {
         }
     }
 
+    // combineLatest delivers a tuple at once when no other thread is emitting and queues it otherwise.
+    @Test("8 threads feeding combineLatest inputs: one tuple per value, one at a time", .tags(.stress))
+    func concurrentCombineLatest() {
+        let left = ManualSource<Int, Never>()
+        let right = ManualSource<Int, Never>()
+        let detector = OverlapDetector()
+        let tuples = Recorder<Int>()
+        let combined: Signal<(Int, Int), Never> = left.signal.combineLatest(right.signal)
+        combined.subscribe(value: { pair in
+            detector.enter()
+            tuples.record(pair.0 + pair.1)
+            detector.leave()
+        })
+        left.send(0)
+        right.send(0)
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+            for index in 0..<1_000 {
+                if thread % 2 == 0 { left.send(index) } else { right.send(index) }
+            }
+        }
+        #expect(tuples.count == 1 + Self.threads * 1_000)
+        #expect(detector.overlaps == 0)
+    }
+
     @Test("8 threads feeding zip and merge inputs: every value accounted for", .tags(.stress))
     func concurrentCombining() {
         let left = ManualSource<Int, Never>()

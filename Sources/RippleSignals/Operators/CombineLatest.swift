@@ -23,45 +23,130 @@ func combineLatestSignals<each Input: Sendable, Failure: Error>(
     _ inputs: repeat Signal<each Input, Failure>
 ) -> Signal<(repeat each Input), Failure> {
     Signal { downstream in
-        let state = CombineLatestState(inputCount: packCount(repeat each inputs), downstream: downstream) { reader in
-            (repeat reader.next((each Input).self))
+        // One typed slot per input: values are stored and read back as themselves, with no `any Sendable` boxing
+        // or cast per value.
+        let latest = LatestValues(repeat LatestSlot<each Input>())
+        let state = CombineLatestState(inputCount: packCount(repeat each inputs), downstream: downstream) {
+            latest.output()
         }
-        return subscribeEach(repeat each inputs, state: state,
-                             value: { state.receive($1, from: $0) },
-                             complete: { state.complete($0) })
+        var disposers: [Disposer] = []
+        latest.subscribe(repeat each inputs, state: state, disposers: &disposers)
+        let all = disposers
+        return Disposer {
+            for disposer in all { disposer.dispose() }
+        }
     }
 }
 
-/// Per-subscription latest values of `combineLatest`. `@unchecked Sendable`: state guarded by the inherited `lock`.
+/// Subscribes input number `disposers.count`, storing its values into `slot` (none once the downstream is disposed).
+private func subscribeLatest<Input: Sendable, Output: Sendable, Failure: Error>(
+    _ input: Signal<Input, Failure>,
+    into slot: LatestSlot<Input>,
+    state: CombineLatestState<Output, Failure>,
+    disposers: inout [Disposer]
+) {
+    let index = disposers.count
+    if state.downstream.isDisposed { return }
+    disposers.append(input.subscribe(Subscriber(
+        value: { value in state.receive(from: index) { slot.value = value } },
+        error: state.fail,
+        complete: { state.complete(index) })))
+}
+
+/// The typed slots of one `combineLatest` subscription, which owns their memory; the `CombineLatestState` keeps it
+/// alive (through `makeOutput`) as long as any input's subscriber can write a slot. (A class rather than a tuple captured by a closure: Swift
+/// 6.3 crashes in SILGen on a closure that captures a tuple of a pack expansion.) `@unchecked Sendable`: the slots
+/// are only touched under the `CombineLatestState`'s lock.
+final class LatestValues<each Input: Sendable>: @unchecked Sendable {
+    let slots: (repeat LatestSlot<each Input>)
+
+    init(_ slots: repeat LatestSlot<each Input>) {
+        self.slots = (repeat each slots)
+    }
+
+    deinit {
+        let slots = self.slots
+        repeat (each slots).free()
+    }
+
+    /// The tuple of the latest values; every slot must be filled.
+    func output() -> (repeat each Input) {
+        let slots = self.slots
+        return (repeat (each slots).filled)
+    }
+
+    func subscribe<Output: Sendable, Failure: Error>(
+        _ inputs: repeat Signal<each Input, Failure>,
+        state: CombineLatestState<Output, Failure>,
+        disposers: inout [Disposer]
+    ) {
+        let slots = self.slots
+        repeat subscribeLatest(each inputs, into: each slots, state: state, disposers: &disposers)
+    }
+}
+
+/// One input's latest value, in memory owned by its ``LatestValues``. A struct over a pointer rather than a generic
+/// class: reaching a generic class's stored property fetches the class's metadata (a locked hash-map lookup) on every
+/// access, while a pointer needs only the value's own type. `@unchecked Sendable`: the value is only touched under the
+/// `CombineLatestState`'s lock.
+struct LatestSlot<Value: Sendable>: @unchecked Sendable {
+    private let storage: UnsafeMutablePointer<Value?>
+
+    init() {
+        storage = .allocate(capacity: 1)
+        storage.initialize(to: nil)
+    }
+
+    var value: Value? {
+        get { storage.pointee }
+        nonmutating set { storage.pointee = newValue }
+    }
+
+    /// The value, once the input has sent one.
+    var filled: Value {
+        storage.pointee!
+    }
+
+    /// Called once, by the owning ``LatestValues``.
+    func free() {
+        storage.deinitialize(count: 1)
+        storage.deallocate()
+    }
+}
+
+/// Per-subscription bookkeeping of `combineLatest`. `@unchecked Sendable`: state guarded by the inherited `lock`.
 final class CombineLatestState<Output: Sendable, Failure: Error>: CombiningState<Output, Failure>,
     @unchecked Sendable
 {
-    private var latest: [(any Sendable)?]
-    private var missing: Int
+    @exclusivity(unchecked) private var present: [Bool]
+    @exclusivity(unchecked) private var missing: Int
+    /// Builds the output tuple from the inputs' slots; called only under `lock`.
+    private let makeOutput: @Sendable () -> Output
 
-    override init(inputCount: Int, downstream: Subscriber<Output, Failure>,
-                  makeOutput: @escaping @Sendable (PackReader) -> Output) {
-        latest = Array(repeating: nil, count: inputCount)
+    init(inputCount: Int, downstream: Subscriber<Output, Failure>, makeOutput: @escaping @Sendable () -> Output) {
+        present = Array(repeating: false, count: inputCount)
         missing = inputCount
-        super.init(inputCount: inputCount, downstream: downstream, makeOutput: makeOutput)
+        self.makeOutput = makeOutput
+        super.init(inputCount: inputCount, downstream: downstream)
     }
 
-    func receive(_ value: any Sendable, from input: Int) {
+    /// `store` writes the new value into the input's slot; it runs under `lock`.
+    func receive(from input: Int, _ store: () -> Void) {
         lock.lock()
         guard !ended else {
             lock.unlock()
             return
         }
-        if latest[input] == nil { missing -= 1 }
-        latest[input] = value
-        if missing == 0 {
-            let tuple = output { slots in
-                for value in latest { slots.append(value!) }
-            }
-            enqueue(.value(tuple))
+        store()
+        if !present[input] {
+            present[input] = true
+            missing -= 1
         }
-        lock.unlock()
-        flush()
+        guard missing == 0 else {
+            lock.unlock()
+            return
+        }
+        emit(makeOutput())
     }
 
     func complete(_ input: Int) {
@@ -71,7 +156,7 @@ final class CombineLatestState<Output: Sendable, Failure: Error>: CombiningState
             return
         }
         completed[input] = true
-        if latest[input] == nil || !completed.contains(false) {
+        if !present[input] || !completed.contains(false) {
             enqueue(.complete)
         }
         lock.unlock()
