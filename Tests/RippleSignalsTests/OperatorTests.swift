@@ -303,6 +303,61 @@ struct OperatorTests {
         #expect(recorder.values == ["1atrue", "complete"])
     }
 
+    // combineLatest stores the latest values in one buffer laid out as the output tuple: elements of different
+    // sizes and alignments (and non-trivial ones) must come back intact.
+    @Test("combineLatest of mixed types delivers the latest value of each")
+    func combineLatestMixedTypes() {
+        let a = ManualSource<Int8, TestError>()
+        let b = ManualSource<String, TestError>()
+        let c = ManualSource<Bool, TestError>()
+        let d = ManualSource<Double, TestError>()
+        let e = ManualSource<[Int], TestError>()
+        let seen = Recorder<String>()
+        let combined: Signal<(Int8, String, Bool, Double, [Int]), TestError> =
+            a.signal.combineLatest(b.signal, c.signal, d.signal, e.signal)
+        combined.subscribe(value: { seen.record("\($0.0) \($0.1) \($0.2) \($0.3) \($0.4)") })
+        a.send(-3)
+        b.send("one")
+        c.send(true)
+        d.send(1.5)
+        #expect(seen.values.isEmpty)
+        e.send([1, 2])
+        b.send(String(repeating: "long ", count: 8))
+        a.send(7)
+        #expect(seen.values == [
+            "-3 one true 1.5 [1, 2]",
+            "-3 \(String(repeating: "long ", count: 8)) true 1.5 [1, 2]",
+            "7 \(String(repeating: "long ", count: 8)) true 1.5 [1, 2]",
+        ])
+    }
+
+    @Test("combineLatest releases the values it holds once the subscription is gone, with or without a tuple")
+    func combineLatestReleasesValues() {
+        final class Box: Sendable {}
+        for sendBoth in [false, true] {
+            weak var weakLeft: Box?
+            weak var weakRight: Box?
+            let left = ManualSource<Box, TestError>()
+            let right = ManualSource<Box, TestError>()
+            do {
+                let disposer = left.signal.combineLatest(right.signal).subscribe()
+                let first = Box()
+                weakLeft = first
+                left.send(first)
+                if sendBoth {
+                    let second = Box()
+                    weakRight = second
+                    right.send(second)
+                }
+                disposer.dispose()
+            }
+            left.forgetSubscribers()
+            right.forgetSubscribers()
+            #expect(weakLeft == nil)
+            #expect(weakRight == nil)
+        }
+    }
+
     @Test("combineLatest completes at once when an input completes without a value")
     func combineLatestEmptyInput() {
         let recorder = Recorder<Event<Int>>()
