@@ -7,10 +7,10 @@ import Synchronization
 /// disposer that ends the subscription. Either way the work runs at most once, on the first thread that disposes.
 public final class Disposer: Cancellable, @unchecked Sendable {
     // `action` is written in `init` and then only by the one thread that flipped `disposed` (which takes it);
-    // `subscription` is a `weak let`, safe to read from any thread. No lock: a disposer is made per subscription.
+    // `subscription` is immutable. No lock: a disposer is made per subscription.
     private let disposed = Atomic<Bool>(false)
     private var action: (@Sendable () -> Void)?
-    private weak let subscription: (any SubscriptionHandle)?
+    private let subscription: SubscriptionCore?
     private let isSubscriptionHandle: Bool
 
     /// A disposer that runs `action` the first time it is disposed.
@@ -20,8 +20,8 @@ public final class Disposer: Cancellable, @unchecked Sendable {
         isSubscriptionHandle = false
     }
 
-    /// A disposer that ends `subscription`, without keeping it alive.
-    init(subscription: any SubscriptionHandle) {
+    /// A disposer that ends `subscription`, without keeping its subscriber alive (it holds only the shared core).
+    init(subscription: SubscriptionCore) {
         self.subscription = subscription
         isSubscriptionHandle = true
     }
@@ -51,7 +51,7 @@ public final class Disposer: Cancellable, @unchecked Sendable {
     public var isDisposed: Bool {
         if isSubscriptionHandle {
             guard let subscription else { return true }
-            return subscription.isDisposed || disposed.load(ordering: .acquiring)
+            return subscription.isClosed || disposed.load(ordering: .acquiring)
         }
         return disposed.load(ordering: .acquiring)
     }
@@ -63,10 +63,4 @@ public final class Disposer: Cancellable, @unchecked Sendable {
     public var isCancelled: Bool {
         isDisposed
     }
-}
-
-/// What a subscription-backed ``Disposer`` points at: a ``Subscriber``.
-protocol SubscriptionHandle: AnyObject, Sendable {
-    func dispose()
-    var isDisposed: Bool { get }
 }

@@ -76,9 +76,9 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
 
     /// Runs the action for `subscriber` and hands it the cleanup.
     ///
-    /// The returned disposer holds `subscriber` weakly: a subscription lives as long as its producer references the
-    /// subscriber (a timer, a request, an upstream signal), as in GYSignal, and never because of a forgotten handle.
-
+    /// The returned disposer does not keep `subscriber` alive (it holds only its ``SubscriptionCore``): a
+    /// subscription lives as long as its producer references the subscriber (a timer, a request, an upstream
+    /// signal), as in GYSignal, and never because of a forgotten handle.
     @usableFromInline
     func subscribe(_ subscriber: Subscriber<Value, Failure>) -> Disposer {
         let cleanup = if let fused {
@@ -87,6 +87,6 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
             action?(subscriber) ?? .empty
         }
         subscriber.attach(cleanup)
-        return Disposer(subscription: subscriber)
+        return Disposer(subscription: subscriber.core)
     }
 }

@@ -13,34 +13,24 @@ let subscriberCounter = LiveObjectCounter("Signal.Subscriber")
 /// - callbacks never run under an internal lock;
 /// - the cleanup returned by the signal's action runs exactly once: on disposal, right after the terminal event's
 ///   callback, or when the subscriber is freed.
-public final class Subscriber<Value: Sendable, Failure: Error>: SubscriptionHandle, @unchecked Sendable {
+public final class Subscriber<Value: Sendable, Failure: Error>: @unchecked Sendable {
     enum Event {
         case value(Value)
         case error(Failure)
         case complete
     }
 
-    // The state word lets an uncontended value in and out with one compare-exchange each; the lock is only taken on
-    // contention, re-entrancy, terminal events and disposal. Bits: `closed` (a terminal event was accepted or the
-    // subscription disposed), `delivering` (some thread is running a callback; others queue), `hasQueue` (events
-    // wait in `queue`; set only under `lock` and only while `delivering`, cleared with it under `lock`).
-    let state = Atomic<Int>(0)
-    static var closed: Int { 1 }
-    static var delivering: Int { 2 }
-    static var hasQueue: Int { 4 }
-
-    // Everything below `lock` is guarded by it; the callbacks are immutable. The lock already excludes concurrent
-    // access, so the guarded properties skip the runtime's dynamic exclusivity checks.
-    let lock = RawLock()
-    /// True once the cleanup is due (terminal event delivered, or disposed).
-    @exclusivity(unchecked) var finished = false
+    /// The state word, lock and cleanup, shared with the ``Disposer`` that `subscribe` returns (see
+    /// ``SubscriptionCore``). The state word lets an uncontended value in and out with one compare-exchange each;
+    /// the lock is only taken on contention, re-entrancy, terminal events and disposal. Everything below is guarded
+    /// by `core.lock`, which already excludes concurrent access, so it skips dynamic exclusivity checks.
+    let core = SubscriptionCore()
     // `queue` is only touched by the `@inline(never)` helpers below: any mention of `Event` or `[Event]` in `send` or
     // `drain` makes them fetch that generic metadata (a locked hash-map lookup) on every value, even when nothing is
     // queued. `queued` mirrors `queue.count` so the idle path can check for work without naming the array.
     @exclusivity(unchecked) var queue: [Event] = []
     @exclusivity(unchecked) var queued = 0
     @exclusivity(unchecked) var head = 0
-    @exclusivity(unchecked) private var cleanup: Disposer?
 
     let onValue: (@Sendable (Value) -> Void)?
     let onError: (@Sendable (Failure) -> Void)?
@@ -64,20 +54,22 @@ public final class Subscriber<Value: Sendable, Failure: Error>: SubscriptionHand
 
     deinit {
         // Freed without a terminal event or disposal: nobody can send any more, so release the resources now.
-        cleanup?.dispose()
+        core.dispose()
         subscriberCounter.decrement()
     }
 
     /// Sends a value. Ignored after an error, a completion or disposal.
     public func send(_ value: Value) {
         if isFedSerially {
-            if state.load(ordering: .acquiring) & Self.closed == 0 {
+            if core.state.load(ordering: .acquiring) & SubscriptionCore.closed == 0 {
                 onValue?(value)
             }
             return
         }
         // Idle, accepting, nothing queued: deliver at once.
-        if state.compareExchange(expected: 0, desired: Self.delivering, ordering: .acquiring).exchanged {
+        let entered = core.state.compareExchange(
+            expected: 0, desired: SubscriptionCore.delivering, ordering: .acquiring).exchanged
+        if entered {
             onValue?(value)
             leave()
             return
@@ -97,42 +89,40 @@ public final class Subscriber<Value: Sendable, Failure: Error>: SubscriptionHand
 
     /// Whether events sent now would be ignored (ended or disposed). Long-running producers can poll it to stop early.
     public var isDisposed: Bool {
-        state.load(ordering: .acquiring) & Self.closed != 0
+        core.isClosed
     }
 
     /// Ends the subscription: queued events are dropped, nothing more is delivered, the cleanup runs (once).
     public func dispose() {
-        lock.lock()
-        state.bitwiseOr(Self.closed, ordering: .acquiringAndReleasing)
-        finish()
+        core.dispose()
     }
 
     // MARK: - Internals
 
     /// The slow path of `send`: another thread (or this one, re-entrantly) is delivering, or the subscriber closed.
     private func sendContended(_ value: Value) {
-        lock.lock()
-        var current = state.load(ordering: .acquiring)
+        core.lock.lock()
+        var current = core.state.load(ordering: .acquiring)
         while true {
-            if current & Self.closed != 0 {
-                lock.unlock()
+            if current & SubscriptionCore.closed != 0 {
+                core.lock.unlock()
                 return
             }
-            if current & Self.delivering != 0 {
-                let (exchanged, now) = state.compareExchange(
-                    expected: current, desired: current | Self.hasQueue, ordering: .acquiringAndReleasing)
+            if current & SubscriptionCore.delivering != 0 {
+                let (exchanged, now) = core.state.compareExchange(
+                    expected: current, desired: current | SubscriptionCore.hasQueue, ordering: .acquiringAndReleasing)
                 if exchanged {
                     enqueue(value: value)
-                    lock.unlock()
+                    core.lock.unlock()
                     return
                 }
                 current = now
                 continue
             }
-            let (exchanged, now) = state.compareExchange(
-                expected: current, desired: current | Self.delivering, ordering: .acquiringAndReleasing)
+            let (exchanged, now) = core.state.compareExchange(
+                expected: current, desired: current | SubscriptionCore.delivering, ordering: .acquiringAndReleasing)
             if exchanged {
-                lock.unlock()
+                core.lock.unlock()
                 onValue?(value)
                 leave()
                 return
@@ -142,30 +132,30 @@ public final class Subscriber<Value: Sendable, Failure: Error>: SubscriptionHand
     }
 
     private func terminate(_ event: Event) {
-        lock.lock()
-        var current = state.load(ordering: .acquiring)
+        core.lock.lock()
+        var current = core.state.load(ordering: .acquiring)
         while true {
-            if current & Self.closed != 0 {
-                lock.unlock()
+            if current & SubscriptionCore.closed != 0 {
+                core.lock.unlock()
                 return
             }
-            if current & Self.delivering != 0 {
-                let (exchanged, now) = state.compareExchange(
-                    expected: current, desired: current | Self.closed | Self.hasQueue,
+            if current & SubscriptionCore.delivering != 0 {
+                let (exchanged, now) = core.state.compareExchange(
+                    expected: current, desired: current | SubscriptionCore.closed | SubscriptionCore.hasQueue,
                     ordering: .acquiringAndReleasing)
                 if exchanged {
                     enqueue(event)
-                    lock.unlock()
+                    core.lock.unlock()
                     return
                 }
                 current = now
                 continue
             }
-            let (exchanged, now) = state.compareExchange(
-                expected: current, desired: current | Self.closed | Self.delivering,
+            let (exchanged, now) = core.state.compareExchange(
+                expected: current, desired: current | SubscriptionCore.closed | SubscriptionCore.delivering,
                 ordering: .acquiringAndReleasing)
             if exchanged {
-                lock.unlock()
+                core.lock.unlock()
                 deliver(event)
                 drain()
                 return
@@ -180,19 +170,21 @@ public final class Subscriber<Value: Sendable, Failure: Error>: SubscriptionHand
             onValue?(value)
         case .error(let error):
             onError?(error)
-            lock.lock()
-            finish()
+            core.lock.lock()
+            core.finish()
         case .complete:
             onComplete?()
-            lock.lock()
-            finish()
+            core.lock.lock()
+            core.finish()
         }
     }
 
     /// Leaves `delivering` after a callback: one compare-exchange unless something was queued or the state closed.
     @inline(__always)
     func leave() {
-        if !state.compareExchange(expected: Self.delivering, desired: 0, ordering: .releasing).exchanged {
+        let left = core.state.compareExchange(
+            expected: SubscriptionCore.delivering, desired: 0, ordering: .releasing).exchanged
+        if !left {
             drain()
         }
     }
@@ -200,14 +192,14 @@ public final class Subscriber<Value: Sendable, Failure: Error>: SubscriptionHand
     /// Delivers what other threads queued while this one was delivering, then goes idle.
     func drain() {
         while true {
-            lock.lock()
-            if finished || head == queued {
+            core.lock.lock()
+            if core.finished || head == queued {
                 if queued != 0 {
                     clearQueue()
                 }
                 // `hasQueue` is only set under `lock`, so nothing can be queued between this check and the clear.
-                state.bitwiseAnd(~(Self.delivering | Self.hasQueue), ordering: .releasing)
-                lock.unlock()
+                core.state.bitwiseAnd(~(SubscriptionCore.delivering | SubscriptionCore.hasQueue), ordering: .releasing)
+                core.lock.unlock()
                 return
             }
             deliverNextQueued()
@@ -232,40 +224,20 @@ public final class Subscriber<Value: Sendable, Failure: Error>: SubscriptionHand
     private func deliverNextQueued() {
         let event = queue[head]
         head += 1
-        lock.unlock()
+        core.lock.unlock()
         deliver(event)
     }
 
     /// Drops what is left of the queue (everything, once finished), keeping its storage while still accepting.
     @inline(never)
     private func clearQueue() {
-        queue.removeAll(keepingCapacity: !finished)
+        queue.removeAll(keepingCapacity: !core.finished)
         queued = 0
         head = 0
     }
 
-    /// Called with `lock` held; releases it. Runs the cleanup once.
-    private func finish() {
-        guard !finished else {
-            lock.unlock()
-            return
-        }
-        finished = true
-        let taken = cleanup
-        cleanup = nil
-        lock.unlock()
-        taken?.dispose()
-    }
-
     /// Hands over the cleanup the signal's action returned; runs it at once if the subscription already finished.
     func attach(_ disposer: Disposer) {
-        lock.lock()
-        guard !finished else {
-            lock.unlock()
-            disposer.dispose()
-            return
-        }
-        cleanup = disposer
-        lock.unlock()
+        core.attach(disposer)
     }
 }
