@@ -155,6 +155,28 @@ struct StressTests {
         #expect(detector.overlaps == 0)
     }
 
+    // The disposer and the subscriber share the subscription's core: disposing it while the producer lets go of the
+    // subscriber (whose deinit disposes the core too) must run the cleanup exactly once.
+    @Test("disposing while the subscriber is freed on another thread runs the cleanup once", .tags(.stress))
+    func disposeRacesRelease() {
+        for _ in 0..<500 {
+            let cleanups = Recorder<Int>()
+            let source = ManualSource<Int, Never>()
+            let disposer = Signal<Int, Never> { subscriber in
+                let inner = source.signal.subscribe(value: { subscriber.send($0) })
+                return Disposer {
+                    inner.dispose()
+                    cleanups.record(1)
+                }
+            }.map { $0 }.subscribe()
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                if thread == 0 { disposer.dispose() } else { source.forgetSubscribers() }
+            }
+            #expect(cleanups.values == [1])
+            #expect(disposer.isDisposed)
+        }
+    }
+
     @Test("8 threads feeding zip and merge inputs: every value accounted for", .tags(.stress))
     func concurrentCombining() {
         let left = ManualSource<Int, Never>()
