@@ -190,6 +190,50 @@ struct OperatorTests {
         #expect(recorder.values == [.value("a"), .value("b"), .complete])
     }
 
+    // Synchronous inners (just, a map over just) attach without a subscriber of their own and free their member
+    // slot before it is stored; later inners reuse those slots.
+    @Test("flattenMap mixing synchronous and pending inners completes once every one has")
+    func flattenMapMixedInners() {
+        let source = ManualSource<Int, TestError>()
+        let pending = [ManualSource<String, TestError>(), ManualSource<String, TestError>()]
+        let recorder = Recorder<Event<String>>()
+        source.signal.flattenMap { index -> Signal<String, TestError> in
+            switch index {
+            case 0: pending[0].signal
+            case 1: .just("x")
+            case 2: Signal.just(2).map { "y\($0)" }
+            default: pending[1].signal
+            }
+        }.record(into: recorder)
+        for index in 0...3 { source.send(index) }
+        source.sendComplete()
+        pending[0].sendComplete()
+        pending[1].send("z")
+        #expect(recorder.values == [.value("x"), .value("y2"), .value("z")])
+        pending[1].sendComplete()
+        #expect(recorder.values == [.value("x"), .value("y2"), .value("z"), .complete])
+        #expect(pending[0].disposals == 1)
+        #expect(pending[1].disposals == 1)
+    }
+
+    @Test("disposing a flattenMap disposes its pending inners once; a late inner completion does nothing")
+    func flattenMapDisposeThenLateCompletion() {
+        let source = ManualSource<Int, TestError>()
+        let inner = ManualSource<String, TestError>()
+        let recorder = Recorder<Event<String>>()
+        let disposer = source.signal.flattenMap { index -> Signal<String, TestError> in
+            index == 0 ? inner.signal : .just("x")
+        }.record(into: recorder)
+        source.send(1)
+        source.send(0)
+        disposer.dispose()
+        #expect(inner.disposals == 1)
+        #expect(source.disposals == 1)
+        inner.sendComplete()
+        inner.send("late")
+        #expect(recorder.values == [.value("x")])
+    }
+
     @Test("flattenMap: an inner error disposes the source and the other inners")
     func flattenMapError() {
         let source = ManualSource<Int, TestError>()
@@ -257,6 +301,61 @@ struct OperatorTests {
             .subscribe(value: { triple in recorder.record("\(triple.0)\(triple.1)\(triple.2)") },
                        complete: { recorder.record("complete") })
         #expect(recorder.values == ["1atrue", "complete"])
+    }
+
+    // combineLatest stores the latest values in one buffer laid out as the output tuple: elements of different
+    // sizes and alignments (and non-trivial ones) must come back intact.
+    @Test("combineLatest of mixed types delivers the latest value of each")
+    func combineLatestMixedTypes() {
+        let a = ManualSource<Int8, TestError>()
+        let b = ManualSource<String, TestError>()
+        let c = ManualSource<Bool, TestError>()
+        let d = ManualSource<Double, TestError>()
+        let e = ManualSource<[Int], TestError>()
+        let seen = Recorder<String>()
+        let combined: Signal<(Int8, String, Bool, Double, [Int]), TestError> =
+            a.signal.combineLatest(b.signal, c.signal, d.signal, e.signal)
+        combined.subscribe(value: { seen.record("\($0.0) \($0.1) \($0.2) \($0.3) \($0.4)") })
+        a.send(-3)
+        b.send("one")
+        c.send(true)
+        d.send(1.5)
+        #expect(seen.values.isEmpty)
+        e.send([1, 2])
+        b.send(String(repeating: "long ", count: 8))
+        a.send(7)
+        #expect(seen.values == [
+            "-3 one true 1.5 [1, 2]",
+            "-3 \(String(repeating: "long ", count: 8)) true 1.5 [1, 2]",
+            "7 \(String(repeating: "long ", count: 8)) true 1.5 [1, 2]",
+        ])
+    }
+
+    @Test("combineLatest releases the values it holds once the subscription is gone, with or without a tuple")
+    func combineLatestReleasesValues() {
+        final class Box: Sendable {}
+        for sendBoth in [false, true] {
+            weak var weakLeft: Box?
+            weak var weakRight: Box?
+            let left = ManualSource<Box, TestError>()
+            let right = ManualSource<Box, TestError>()
+            do {
+                let disposer = left.signal.combineLatest(right.signal).subscribe()
+                let first = Box()
+                weakLeft = first
+                left.send(first)
+                if sendBoth {
+                    let second = Box()
+                    weakRight = second
+                    right.send(second)
+                }
+                disposer.dispose()
+            }
+            left.forgetSubscribers()
+            right.forgetSubscribers()
+            #expect(weakLeft == nil)
+            #expect(weakRight == nil)
+        }
     }
 
     @Test("combineLatest completes at once when an input completes without a value")

@@ -92,6 +92,91 @@ struct StressTests {
         }
     }
 
+    // The uncontended path enters and leaves with one compare-exchange each; disposal from another thread must
+    // still close the subscriber, keep callbacks one at a time and run the cleanup exactly once.
+    @Test("8 threads sending through map/filter while another disposes: serialised, cleanup once, then silent",
+          .tags(.stress))
+    func concurrentSendsAndDispose() {
+        for _ in 0..<50 {
+            let detector = OverlapDetector()
+            let received = Recorder<Int>()
+            let cleanups = Recorder<Int>()
+            let holder = Locked<Subscriber<Int, Never>?>(nil)
+            let disposer = Signal<Int, Never> { subscriber in
+                holder.withLock { $0 = subscriber }
+                return Disposer { cleanups.record(1) }
+            }
+            .map { $0 + 1 }
+            .filter { $0 > 0 }
+            .subscribe(value: { value in
+                detector.enter()
+                received.record(value)
+                detector.leave()
+            })
+            let subscriber = holder.value!
+            DispatchQueue.concurrentPerform(iterations: Self.threads + 1) { thread in
+                if thread == Self.threads {
+                    disposer.dispose()
+                    return
+                }
+                for index in 0..<200 { subscriber.send(index) }
+            }
+            let count = received.count
+            subscriber.send(1)
+            #expect(received.count == count)
+            #expect(detector.overlaps == 0)
+            #expect(cleanups.values == [1])
+            #expect(subscriber.isDisposed)
+            #expect(disposer.isDisposed)
+        }
+    }
+
+    // combineLatest delivers a tuple at once when no other thread is emitting and queues it otherwise.
+    @Test("8 threads feeding combineLatest inputs: one tuple per value, one at a time", .tags(.stress))
+    func concurrentCombineLatest() {
+        let left = ManualSource<Int, Never>()
+        let right = ManualSource<Int, Never>()
+        let detector = OverlapDetector()
+        let tuples = Recorder<Int>()
+        let combined: Signal<(Int, Int), Never> = left.signal.combineLatest(right.signal)
+        combined.subscribe(value: { pair in
+            detector.enter()
+            tuples.record(pair.0 + pair.1)
+            detector.leave()
+        })
+        left.send(0)
+        right.send(0)
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+            for index in 0..<1_000 {
+                if thread % 2 == 0 { left.send(index) } else { right.send(index) }
+            }
+        }
+        #expect(tuples.count == 1 + Self.threads * 1_000)
+        #expect(detector.overlaps == 0)
+    }
+
+    // The disposer and the subscriber share the subscription's core: disposing it while the producer lets go of the
+    // subscriber (whose deinit disposes the core too) must run the cleanup exactly once.
+    @Test("disposing while the subscriber is freed on another thread runs the cleanup once", .tags(.stress))
+    func disposeRacesRelease() {
+        for _ in 0..<500 {
+            let cleanups = Recorder<Int>()
+            let source = ManualSource<Int, Never>()
+            let disposer = Signal<Int, Never> { subscriber in
+                let inner = source.signal.subscribe(value: { subscriber.send($0) })
+                return Disposer {
+                    inner.dispose()
+                    cleanups.record(1)
+                }
+            }.map { $0 }.subscribe()
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                if thread == 0 { disposer.dispose() } else { source.forgetSubscribers() }
+            }
+            #expect(cleanups.values == [1])
+            #expect(disposer.isDisposed)
+        }
+    }
+
     @Test("8 threads feeding zip and merge inputs: every value accounted for", .tags(.stress))
     func concurrentCombining() {
         let left = ManualSource<Int, Never>()

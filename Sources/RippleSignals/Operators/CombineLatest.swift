@@ -23,45 +23,81 @@ func combineLatestSignals<each Input: Sendable, Failure: Error>(
     _ inputs: repeat Signal<each Input, Failure>
 ) -> Signal<(repeat each Input), Failure> {
     Signal { downstream in
-        let state = CombineLatestState(inputCount: packCount(repeat each inputs), downstream: downstream) { reader in
-            (repeat reader.next((each Input).self))
+        let state = CombineLatestState(
+            downstream: downstream,
+            offsets: LatestValues<(repeat each Input)>.offsets(of: repeat (each Input).self),
+            destroy: { values, present in
+                var index = 0
+                repeat values.destroy((each Input).self, at: &index, ifIn: present)
+            })
+        var disposers: [Disposer] = []
+        repeat subscribeLatest(each inputs, state: state, disposers: &disposers)
+        let all = disposers
+        return Disposer {
+            for disposer in all { disposer.dispose() }
         }
-        return subscribeEach(repeat each inputs, state: state,
-                             value: { state.receive($1, from: $0) },
-                             complete: { state.complete($0) })
     }
 }
 
-/// Per-subscription latest values of `combineLatest`. `@unchecked Sendable`: state guarded by the inherited `lock`.
+/// Subscribes input number `disposers.count` (none once the downstream is disposed).
+private func subscribeLatest<Input: Sendable, Output: Sendable, Failure: Error>(
+    _ input: Signal<Input, Failure>,
+    state: CombineLatestState<Output, Failure>,
+    disposers: inout [Disposer]
+) {
+    let index = disposers.count
+    if state.downstream.isDisposed { return }
+    disposers.append(input.subscribe(Subscriber(
+        value: { value in state.receive(value, from: index) },
+        error: state.fail,
+        complete: { state.complete(index) })))
+}
+
+/// Per-subscription bookkeeping of `combineLatest`. `@unchecked Sendable`: state guarded by the inherited `lock`.
 final class CombineLatestState<Output: Sendable, Failure: Error>: CombiningState<Output, Failure>,
     @unchecked Sendable
 {
-    private var latest: [(any Sendable)?]
-    private var missing: Int
+    @exclusivity(unchecked) private var present: [Bool]
+    @exclusivity(unchecked) private var missing: Int
+    /// The latest value of each input, laid out as the output tuple.
+    private let values: LatestValues<Output>
+    private let destroy: (LatestValues<Output>, [Bool]) -> Void
 
-    override init(inputCount: Int, downstream: Subscriber<Output, Failure>,
-                  makeOutput: @escaping @Sendable (PackReader) -> Output) {
-        latest = Array(repeating: nil, count: inputCount)
-        missing = inputCount
-        super.init(inputCount: inputCount, downstream: downstream, makeOutput: makeOutput)
+    init(downstream: Subscriber<Output, Failure>, offsets: [Int],
+         destroy: @escaping (LatestValues<Output>, [Bool]) -> Void) {
+        present = Array(repeating: false, count: offsets.count)
+        missing = offsets.count
+        values = LatestValues(offsets: offsets)
+        self.destroy = destroy
+        super.init(inputCount: offsets.count, downstream: downstream)
     }
 
-    func receive(_ value: any Sendable, from input: Int) {
+    deinit {
+        if missing == 0 {
+            values.destroyAll()
+        } else {
+            destroy(values, present)
+        }
+    }
+
+    func receive<Input>(_ value: Input, from input: Int) {
         lock.lock()
         guard !ended else {
             lock.unlock()
             return
         }
-        if latest[input] == nil { missing -= 1 }
-        latest[input] = value
-        if missing == 0 {
-            let tuple = output { slots in
-                for value in latest { slots.append(value!) }
-            }
-            enqueue(.value(tuple))
+        if present[input] {
+            values.replace(input, with: value)
+        } else {
+            values.initialize(input, to: value)
+            present[input] = true
+            missing -= 1
         }
-        lock.unlock()
-        flush()
+        guard missing == 0 else {
+            lock.unlock()
+            return
+        }
+        emit(values.tuple)
     }
 
     func complete(_ input: Int) {
@@ -71,7 +107,7 @@ final class CombineLatestState<Output: Sendable, Failure: Error>: CombiningState
             return
         }
         completed[input] = true
-        if latest[input] == nil || !completed.contains(false) {
+        if !present[input] || !completed.contains(false) {
             enqueue(.complete)
         }
         lock.unlock()

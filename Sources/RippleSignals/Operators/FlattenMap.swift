@@ -10,75 +10,21 @@ extension Signal {
     ) -> Signal<Output, Failure> {
         Signal<Output, Failure> { downstream in
             let group = CompletionGroup<Output, Failure>(downstream: downstream)
+            // Made once per subscription, not per inner signal. `downstream` serialises what the inner signals send
+            // from any thread, so they are attached with raw callbacks: a `just` needs no subscriber of its own.
+            let send: @Sendable (Output) -> Void = { downstream.send($0) }
+            let sendError: @Sendable (Failure) -> Void = { downstream.sendError($0) }
             let outer = subscribe(Subscriber(
                 value: { value in
                     let inner = transform(value)
                     guard let id = group.enter() else { return }
-                    let disposer = inner.subscribe(Subscriber(
-                        value: downstream.send,
-                        error: downstream.sendError,
-                        complete: { group.leave(id) }))
+                    let disposer = inner.attach(value: send, error: sendError, complete: { group.leave(id) })
                     group.store(disposer, for: id)
                 },
-                error: downstream.sendError,
+                error: sendError,
                 complete: { group.leave(CompletionGroup<Output, Failure>.sourceID) }))
             group.store(outer, for: CompletionGroup<Output, Failure>.sourceID)
             return Disposer { group.disposeAll() }
         }
-    }
-}
-
-/// Subscriptions that complete the downstream together: the downstream completes when the last one leaves.
-/// `@unchecked Sendable`: the mutable state is guarded by `lock`.
-final class CompletionGroup<Output: Sendable, Failure: Error>: @unchecked Sendable {
-    static var sourceID: Int { 0 }
-
-    private let downstream: Subscriber<Output, Failure>
-    private let lock = Lock()
-    private var active: Set<Int> = [0]
-    private var disposers: [Int: Disposer] = [:]
-    private var nextID = 1
-    private var disposed = false
-
-    init(downstream: Subscriber<Output, Failure>) {
-        self.downstream = downstream
-    }
-
-    /// Registers one more member; nil once the group was disposed.
-    func enter() -> Int? {
-        lock.withLock {
-            guard !disposed else { return nil }
-            let id = nextID
-            nextID += 1
-            active.insert(id)
-            return id
-        }
-    }
-
-    func store(_ disposer: Disposer, for id: Int) {
-        let keep = lock.withLock { () -> Bool in
-            guard !disposed else { return false }
-            if active.contains(id) { disposers[id] = disposer }
-            return true
-        }
-        if !keep { disposer.dispose() }
-    }
-
-    func leave(_ id: Int) {
-        let done = lock.withLock { () -> Bool in
-            active.remove(id)
-            disposers[id] = nil
-            return active.isEmpty && !disposed
-        }
-        if done { downstream.sendComplete() }
-    }
-
-    func disposeAll() {
-        let taken = lock.withLock { () -> [Disposer] in
-            disposed = true
-            defer { disposers = [:] }
-            return Array(disposers.values)
-        }
-        for disposer in taken { disposer.dispose() }
     }
 }

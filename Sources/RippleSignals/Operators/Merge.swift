@@ -17,12 +17,12 @@ extension Signal {
                 guard let id = group.enter() else { break }
                 ids.append(id)
             }
+            // `downstream` serialises what the inputs send from any thread, so they are attached with raw callbacks.
+            let send: @Sendable (Value) -> Void = { downstream.send($0) }
+            let sendError: @Sendable (Failure) -> Void = { downstream.sendError($0) }
             for (id, input) in Swift.zip(ids, inputs) {
                 guard !downstream.isDisposed else { break }
-                let disposer = input.subscribe(Subscriber(
-                    value: downstream.send,
-                    error: downstream.sendError,
-                    complete: { group.leave(id) }))
+                let disposer = input.attach(value: send, error: sendError, complete: { group.leave(id) })
                 group.store(disposer, for: id)
             }
             return Disposer { group.disposeAll() }

@@ -41,11 +41,27 @@ final class ZipState<Output: Sendable, Failure: Error>: CombiningState<Output, F
     private var queues: [[any Sendable]]
     private var heads: [Int]
 
-    override init(inputCount: Int, downstream: Subscriber<Output, Failure>,
-                  makeOutput: @escaping @Sendable (PackReader) -> Output) {
+    /// Builds the output tuple from `reader`, which holds one slot per input, in input order.
+    private let makeOutput: @Sendable (PackReader) -> Output
+    /// Reused for every tuple (only under `lock`), so building one allocates nothing in steady state.
+    private let reader = PackReader()
+
+    init(inputCount: Int, downstream: Subscriber<Output, Failure>,
+         makeOutput: @escaping @Sendable (PackReader) -> Output) {
         queues = Array(repeating: [], count: inputCount)
         heads = Array(repeating: 0, count: inputCount)
-        super.init(inputCount: inputCount, downstream: downstream, makeOutput: makeOutput)
+        self.makeOutput = makeOutput
+        super.init(inputCount: inputCount, downstream: downstream)
+    }
+
+    /// Called with `lock` held: builds the tuple from `fill`, which appends one slot per input to the array.
+    private func output(_ fill: (inout [any Sendable]) -> Void) -> Output {
+        reader.items.removeAll(keepingCapacity: true)
+        reader.index = 0
+        fill(&reader.items)
+        let built = makeOutput(reader)
+        reader.items.removeAll(keepingCapacity: true)
+        return built
     }
 
     private func isEmpty(_ input: Int) -> Bool {

@@ -12,55 +12,75 @@ class CombiningState<Output: Sendable, Failure: Error>: @unchecked Sendable {
         case complete
     }
 
-    let lock = Lock()
+    let lock = RawLock()
     let downstream: Subscriber<Output, Failure>
     let inputCount: Int
-    /// Builds the output tuple from `reader`, which holds one slot per input, in input order.
-    let makeOutput: @Sendable (PackReader) -> Output
-    /// Reused for every tuple (only under `lock`), so building one allocates nothing in steady state.
-    private let reader = PackReader()
-    var completed: [Bool]
-    var ended = false
-    private var pending: [Emission] = []
+    // Guarded by `lock`, which already excludes concurrent access: no dynamic exclusivity checks needed.
+    @exclusivity(unchecked) var completed: [Bool]
+    @exclusivity(unchecked) var ended = false
+    // `pending` and `delivering` are only touched by the `@inline(never)` helpers and `flush`: naming `[Emission]`
+    // makes a function fetch that generic metadata (a locked hash-map lookup) on every call, even when nothing is
+    // queued. `queued` mirrors `pending.count` for the fast path of `emit(_:)`.
+    @exclusivity(unchecked) private var pending: [Emission] = []
+    @exclusivity(unchecked) private var queued = 0
     /// The batch being delivered; touched only by the thread that set `emitting`. Swapped with `pending` so both
     /// buffers keep their capacity and a steady stream allocates nothing.
-    private var delivering: [Emission] = []
-    private var emitting = false
+    @exclusivity(unchecked) private var delivering: [Emission] = []
+    @exclusivity(unchecked) private var emitting = false
 
-    init(inputCount: Int, downstream: Subscriber<Output, Failure>,
-         makeOutput: @escaping @Sendable (PackReader) -> Output) {
+    init(inputCount: Int, downstream: Subscriber<Output, Failure>) {
         self.inputCount = inputCount
         self.downstream = downstream
-        self.makeOutput = makeOutput
         completed = Array(repeating: false, count: inputCount)
     }
 
-    /// Called with `lock` held: builds the tuple from `fill`, which appends one slot per input to the array.
-    func output(_ fill: (inout [any Sendable]) -> Void) -> Output {
-        reader.items.removeAll(keepingCapacity: true)
-        reader.index = 0
-        fill(&reader.items)
-        let built = makeOutput(reader)
-        reader.items.removeAll(keepingCapacity: true)
-        return built
+    /// Called with `lock` held; releases it. Delivers `output` at once unless another thread is emitting (then that
+    /// thread delivers it, in order).
+    func emit(_ output: Output) {
+        if emitting || queued != 0 {
+            // Behind another thread's emissions, or behind ones queued by `enqueue` whose `flush` has not run yet.
+            enqueue(value: output)
+            let mustFlush = !emitting
+            lock.unlock()
+            if mustFlush { flush() }
+            return
+        }
+        emitting = true
+        lock.unlock()
+        downstream.send(output)
+        lock.lock()
+        if queued == 0 {
+            emitting = false
+            lock.unlock()
+            return
+        }
+        lock.unlock()
+        flush(alreadyEmitting: true)
     }
 
     /// Called with `lock` held: queues `emission`. The caller must call ``flush()`` after unlocking.
     func enqueue(_ emission: Emission) {
         if case .complete = emission { ended = true }
         pending.append(emission)
+        queued += 1
+    }
+
+    @inline(never)
+    private func enqueue(value: Output) {
+        enqueue(.value(value))
     }
 
     /// Delivers queued emissions unless another thread already is.
-    func flush() {
+    func flush(alreadyEmitting: Bool = false) {
         lock.lock()
-        if emitting {
+        if emitting && !alreadyEmitting {
             lock.unlock()
             return
         }
         emitting = true
         while !pending.isEmpty {
             swap(&pending, &delivering)
+            queued = 0
             lock.unlock()
             for emission in delivering {
                 switch emission {

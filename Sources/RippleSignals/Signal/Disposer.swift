@@ -1,15 +1,16 @@
 import RippleCore
+import Synchronization
 
 /// Ends a subscription or releases what a signal's action set up. Idempotent and thread-safe.
 ///
 /// A signal's action returns `Disposer { … }` with its cleanup; ``Signal/subscribe(value:error:complete:)`` returns a
 /// disposer that ends the subscription. Either way the work runs at most once, on the first thread that disposes.
 public final class Disposer: Cancellable, @unchecked Sendable {
-    // `action` and `disposed` are guarded by `lock`; `subscription` is a `weak let`, safe to read from any thread.
-    private let lock = Lock()
+    // `action` is written in `init` and then only by the one thread that flipped `disposed` (which takes it);
+    // `subscription` is immutable. No lock: a disposer is made per subscription.
+    private let disposed = Atomic<Bool>(false)
     private var action: (@Sendable () -> Void)?
-    private var disposed = false
-    private weak let subscription: (any SubscriptionHandle)?
+    private let subscription: SubscriptionCore?
     private let isSubscriptionHandle: Bool
 
     /// A disposer that runs `action` the first time it is disposed.
@@ -19,8 +20,8 @@ public final class Disposer: Cancellable, @unchecked Sendable {
         isSubscriptionHandle = false
     }
 
-    /// A disposer that ends `subscription`, without keeping it alive.
-    init(subscription: any SubscriptionHandle) {
+    /// A disposer that ends `subscription`, without keeping its subscriber alive (it holds only the shared core).
+    init(subscription: SubscriptionCore) {
         self.subscription = subscription
         isSubscriptionHandle = true
     }
@@ -28,18 +29,21 @@ public final class Disposer: Cancellable, @unchecked Sendable {
     /// A disposer with nothing to release.
     public static var empty: Disposer { Disposer() }
 
+    /// One shared disposer with nothing to release, for internal sources that hold no resources: it is only ever
+    /// handed to a subscriber or an operator as a cleanup, never returned to a caller, so its shared `isDisposed`
+    /// is never observed.
+    static let nothing = Disposer()
+
     /// Runs the cleanup, once. Later calls, from any thread, do nothing.
     public func dispose() {
         if isSubscriptionHandle {
             subscription?.dispose()
-            lock.withLock { disposed = true }
+            disposed.store(true, ordering: .releasing)
             return
         }
-        let taken = lock.withLock { () -> (@Sendable () -> Void)? in
-            disposed = true
-            defer { action = nil }
-            return action
-        }
+        guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let taken = action
+        action = nil
         taken?()
     }
 
@@ -47,9 +51,9 @@ public final class Disposer: Cancellable, @unchecked Sendable {
     public var isDisposed: Bool {
         if isSubscriptionHandle {
             guard let subscription else { return true }
-            return subscription.isDisposed || lock.withLock { disposed }
+            return subscription.isClosed || disposed.load(ordering: .acquiring)
         }
-        return lock.withLock { disposed }
+        return disposed.load(ordering: .acquiring)
     }
 
     public func cancel() {
@@ -59,10 +63,4 @@ public final class Disposer: Cancellable, @unchecked Sendable {
     public var isCancelled: Bool {
         isDisposed
     }
-}
-
-/// What a subscription-backed ``Disposer`` points at: a ``Subscriber``.
-protocol SubscriptionHandle: AnyObject, Sendable {
-    func dispose()
-    var isDisposed: Bool { get }
 }

@@ -15,10 +15,26 @@ import RippleCore
 /// disposer.dispose()
 /// ```
 public struct Signal<Value: Sendable, Failure: Error>: Sendable {
-    let action: @Sendable (Subscriber<Value, Failure>) -> Disposer
-    /// True when `action` calls its subscriber only from another ``Subscriber``'s callbacks (map, filter): those are
-    /// already one at a time, never re-entrant, so the subscriber can skip its own queue (see `Subscriber.isFedSerially`).
-    let deliversSerially: Bool
+    // Exactly one of `action` and `fused` is set. (Two optionals rather than an enum: Swift 6.3 crashes mangling
+    // a pack element archetype when `subscribeEach` iterates a pack of signals holding an enum.)
+    /// What subscribing runs, unless `fused` is set.
+    @usableFromInline let action: (@Sendable (Subscriber<Value, Failure>) -> Disposer)?
+    /// Set for map, filter and just (see ``fused(_:)``): subscribes with raw callbacks, which it calls following
+    /// the grammar (values one at a time, never concurrently, then at most one terminal event) — through the head
+    /// subscriber of a map/filter chain, or by construction (just).
+    @usableFromInline let fused: Fused?
+
+    /// Subscribes with raw callbacks: `value` gets this signal's values, `error` and `complete` its terminal events.
+    @usableFromInline typealias Fused = @Sendable (_ value: @escaping @Sendable (Value) -> Void,
+                                                   _ error: @escaping @Sendable (Failure) -> Void,
+                                                   _ complete: @escaping @Sendable () -> Void) -> Disposer
+
+    /// True when this signal calls its subscriber only from another ``Subscriber``'s callbacks (map, filter): those
+    /// are already one at a time, never re-entrant, so the subscriber can skip its own queue (see
+    /// `Subscriber.isFedSerially`).
+    @usableFromInline var deliversSerially: Bool {
+        fused != nil
+    }
 
     /// Creates a signal whose `action` runs once per subscription.
     ///
@@ -27,23 +43,50 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     /// terminal event's callback, or when nothing references the subscriber any more.
     public init(_ action: @escaping @Sendable (Subscriber<Value, Failure>) -> Disposer) {
         self.action = action
-        deliversSerially = false
+        fused = nil
     }
 
-    /// For operators whose action hands its subscriber only to the callbacks of one upstream ``Subscriber``.
-    init(deliversSerially: Bool, _ action: @escaping @Sendable (Subscriber<Value, Failure>) -> Disposer) {
-        self.action = action
-        self.deliversSerially = deliversSerially
+    @usableFromInline
+    init(fused: @escaping Fused) {
+        action = nil
+        self.fused = fused
+    }
+
+    /// For map and filter, which only transform or drop values and pass terminal events through unchanged.
+    ///
+    /// A chain of them needs no subscriber per operator: the upstream's subscriber already enforces the grammar and
+    /// delivers one value at a time, so each operator becomes one closure wrapped around its downstream's value
+    /// callback, and one subscriber at the chain's head calls the composed closure. A subscriber at the chain's end
+    /// is fed by that head subscriber's callbacks, hence `deliversSerially`.
+    @inlinable
+    static func fused(_ attach: @escaping Fused) -> Signal {
+        Signal(fused: attach)
+    }
+
+    /// Subscribes with raw callbacks, through one subscriber for a whole map/filter chain (see ``fused(_:)``).
+    @inlinable
+    func attach(value: @escaping @Sendable (Value) -> Void,
+                error: @escaping @Sendable (Failure) -> Void,
+                complete: @escaping @Sendable () -> Void) -> Disposer {
+        if let fused {
+            return fused(value, error, complete)
+        }
+        return subscribe(Subscriber(value: value, error: error, complete: complete, isFedSerially: false))
     }
 
     /// Runs the action for `subscriber` and hands it the cleanup.
     ///
-    /// The returned disposer holds `subscriber` weakly: a subscription lives as long as its producer references the
-    /// subscriber (a timer, a request, an upstream signal), as in GYSignal, and never because of a forgotten handle.
-
+    /// The returned disposer does not keep `subscriber` alive (it holds only its ``SubscriptionCore``): a
+    /// subscription lives as long as its producer references the subscriber (a timer, a request, an upstream
+    /// signal), as in GYSignal, and never because of a forgotten handle.
+    @usableFromInline
     func subscribe(_ subscriber: Subscriber<Value, Failure>) -> Disposer {
-        let cleanup = action(subscriber)
+        let cleanup = if let fused {
+            fused({ subscriber.send($0) }, { subscriber.sendError($0) }, { subscriber.sendComplete() })
+        } else {
+            action?(subscriber) ?? .empty
+        }
         subscriber.attach(cleanup)
-        return Disposer(subscription: subscriber)
+        return Disposer(subscription: subscriber.core)
     }
 }

@@ -3,7 +3,7 @@ extension Signal {
     ///
     /// The subscription lives as long as the signal's producer references its subscriber (as in GYSignal: a
     /// subscriber that is released disposes itself). Dispose the returned ``Disposer`` to end it earlier.
-    @discardableResult
+    @discardableResult @inlinable
     public func subscribe(value: (@Sendable (Value) -> Void)? = nil,
                           error: (@Sendable (Failure) -> Void)? = nil,
                           complete: (@Sendable () -> Void)? = nil) -> Disposer {
@@ -13,7 +13,7 @@ extension Signal {
 
 extension Signal where Failure == Never {
     /// Subscribes to a signal that cannot fail.
-    @discardableResult
+    @discardableResult @inlinable
     public func subscribe(value: (@Sendable (Value) -> Void)? = nil,
                           complete: (@Sendable () -> Void)? = nil) -> Disposer {
         subscribe(Subscriber(value: value, error: nil, complete: complete, isFedSerially: deliversSerially))

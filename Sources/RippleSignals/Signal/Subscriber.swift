@@ -1,4 +1,5 @@
 import RippleCore
+import Synchronization
 
 let subscriberCounter = LiveObjectCounter("Signal.Subscriber")
 
@@ -12,39 +13,34 @@ let subscriberCounter = LiveObjectCounter("Signal.Subscriber")
 /// - callbacks never run under an internal lock;
 /// - the cleanup returned by the signal's action runs exactly once: on disposal, right after the terminal event's
 ///   callback, or when the subscriber is freed.
-public final class Subscriber<Value: Sendable, Failure: Error>: SubscriptionHandle, @unchecked Sendable {
+public final class Subscriber<Value: Sendable, Failure: Error>: @unchecked Sendable {
     enum Event {
         case value(Value)
         case error(Failure)
         case complete
     }
 
-    // Everything below `lock` is guarded by it; the callbacks are immutable. The lock already excludes concurrent
-    // access, so the guarded properties skip the runtime's dynamic exclusivity checks.
-    let lock = Lock()
-    /// False once a terminal event was accepted or the subscription was disposed.
-    @exclusivity(unchecked) var accepting = true
-    /// True while some thread is running a callback; others queue.
-    @exclusivity(unchecked) var delivering = false
-    /// True once the cleanup is due (terminal event delivered, or disposed).
-    @exclusivity(unchecked) var finished = false
+    /// The state word, lock and cleanup, shared with the ``Disposer`` that `subscribe` returns (see
+    /// ``SubscriptionCore``). The state word lets an uncontended value in and out with one compare-exchange each;
+    /// the lock is only taken on contention, re-entrancy, terminal events and disposal. Everything below is guarded
+    /// by `core.lock`, which already excludes concurrent access, so it skips dynamic exclusivity checks.
+    let core = SubscriptionCore()
     // `queue` is only touched by the `@inline(never)` helpers below: any mention of `Event` or `[Event]` in `send` or
     // `drain` makes them fetch that generic metadata (a locked hash-map lookup) on every value, even when nothing is
     // queued. `queued` mirrors `queue.count` so the idle path can check for work without naming the array.
     @exclusivity(unchecked) var queue: [Event] = []
     @exclusivity(unchecked) var queued = 0
     @exclusivity(unchecked) var head = 0
-    @exclusivity(unchecked) private var cleanup: Disposer?
 
     let onValue: (@Sendable (Value) -> Void)?
     let onError: (@Sendable (Failure) -> Void)?
     let onComplete: (@Sendable () -> Void)?
     /// True when the only producer is another subscriber's callbacks (``Signal`` `deliversSerially`): its events
-    /// arrive one at a time and never re-entrantly, so `send` delivers at once without marking itself as
-    /// delivering and without the drain's second lock/unlock. It still checks `accepting` under the lock, since
-    /// `dispose()` may come from any thread. Terminal events take the ordinary path.
+    /// arrive one at a time and never re-entrantly, so `send` delivers at once after one atomic load of `closed`
+    /// (`dispose()` may come from any thread), without entering `delivering`. Terminal events take the ordinary path.
     let isFedSerially: Bool
 
+    @usableFromInline
     init(value: (@Sendable (Value) -> Void)?,
          error: (@Sendable (Failure) -> Void)?,
          complete: (@Sendable () -> Void)?,
@@ -58,31 +54,27 @@ public final class Subscriber<Value: Sendable, Failure: Error>: SubscriptionHand
 
     deinit {
         // Freed without a terminal event or disposal: nobody can send any more, so release the resources now.
-        cleanup?.dispose()
+        core.dispose()
         subscriberCounter.decrement()
     }
 
     /// Sends a value. Ignored after an error, a completion or disposal.
     public func send(_ value: Value) {
-        lock.lock()
-        guard accepting else {
-            lock.unlock()
-            return
-        }
         if isFedSerially {
-            lock.unlock()
+            if core.state.load(ordering: .acquiring) & SubscriptionCore.closed == 0 {
+                onValue?(value)
+            }
+            return
+        }
+        // Idle, accepting, nothing queued: deliver at once.
+        let entered = core.state.compareExchange(
+            expected: 0, desired: SubscriptionCore.delivering, ordering: .acquiring).exchanged
+        if entered {
             onValue?(value)
+            leave()
             return
         }
-        guard !delivering else {
-            enqueue(value: value)
-            lock.unlock()
-            return
-        }
-        delivering = true
-        lock.unlock()
-        onValue?(value)
-        drain()
+        sendContended(value)
     }
 
     /// Ends the signal with `error`. Ignored if it already ended or was disposed.
@@ -97,34 +89,79 @@ public final class Subscriber<Value: Sendable, Failure: Error>: SubscriptionHand
 
     /// Whether events sent now would be ignored (ended or disposed). Long-running producers can poll it to stop early.
     public var isDisposed: Bool {
-        lock.withLock { !accepting }
+        core.isClosed
     }
 
     /// Ends the subscription: queued events are dropped, nothing more is delivered, the cleanup runs (once).
     public func dispose() {
-        lock.lock()
-        accepting = false
-        finish()
+        core.dispose()
     }
 
     // MARK: - Internals
 
+    /// The slow path of `send`: another thread (or this one, re-entrantly) is delivering, or the subscriber closed.
+    private func sendContended(_ value: Value) {
+        core.lock.lock()
+        var current = core.state.load(ordering: .acquiring)
+        while true {
+            if current & SubscriptionCore.closed != 0 {
+                core.lock.unlock()
+                return
+            }
+            if current & SubscriptionCore.delivering != 0 {
+                let (exchanged, now) = core.state.compareExchange(
+                    expected: current, desired: current | SubscriptionCore.hasQueue, ordering: .acquiringAndReleasing)
+                if exchanged {
+                    enqueue(value: value)
+                    core.lock.unlock()
+                    return
+                }
+                current = now
+                continue
+            }
+            let (exchanged, now) = core.state.compareExchange(
+                expected: current, desired: current | SubscriptionCore.delivering, ordering: .acquiringAndReleasing)
+            if exchanged {
+                core.lock.unlock()
+                onValue?(value)
+                leave()
+                return
+            }
+            current = now
+        }
+    }
+
     private func terminate(_ event: Event) {
-        lock.lock()
-        guard accepting else {
-            lock.unlock()
-            return
+        core.lock.lock()
+        var current = core.state.load(ordering: .acquiring)
+        while true {
+            if current & SubscriptionCore.closed != 0 {
+                core.lock.unlock()
+                return
+            }
+            if current & SubscriptionCore.delivering != 0 {
+                let (exchanged, now) = core.state.compareExchange(
+                    expected: current, desired: current | SubscriptionCore.closed | SubscriptionCore.hasQueue,
+                    ordering: .acquiringAndReleasing)
+                if exchanged {
+                    enqueue(event)
+                    core.lock.unlock()
+                    return
+                }
+                current = now
+                continue
+            }
+            let (exchanged, now) = core.state.compareExchange(
+                expected: current, desired: current | SubscriptionCore.closed | SubscriptionCore.delivering,
+                ordering: .acquiringAndReleasing)
+            if exchanged {
+                core.lock.unlock()
+                deliver(event)
+                drain()
+                return
+            }
+            current = now
         }
-        accepting = false
-        guard !delivering else {
-            enqueue(event)
-            lock.unlock()
-            return
-        }
-        delivering = true
-        lock.unlock()
-        deliver(event)
-        drain()
     }
 
     func deliver(_ event: Event) {
@@ -133,25 +170,36 @@ public final class Subscriber<Value: Sendable, Failure: Error>: SubscriptionHand
             onValue?(value)
         case .error(let error):
             onError?(error)
-            lock.lock()
-            finish()
+            core.lock.lock()
+            core.finish()
         case .complete:
             onComplete?()
-            lock.lock()
-            finish()
+            core.lock.lock()
+            core.finish()
+        }
+    }
+
+    /// Leaves `delivering` after a callback: one compare-exchange unless something was queued or the state closed.
+    @inline(__always)
+    func leave() {
+        let left = core.state.compareExchange(
+            expected: SubscriptionCore.delivering, desired: 0, ordering: .releasing).exchanged
+        if !left {
+            drain()
         }
     }
 
     /// Delivers what other threads queued while this one was delivering, then goes idle.
     func drain() {
         while true {
-            lock.lock()
-            if finished || head == queued {
+            core.lock.lock()
+            if core.finished || head == queued {
                 if queued != 0 {
                     clearQueue()
                 }
-                delivering = false
-                lock.unlock()
+                // `hasQueue` is only set under `lock`, so nothing can be queued between this check and the clear.
+                core.state.bitwiseAnd(~(SubscriptionCore.delivering | SubscriptionCore.hasQueue), ordering: .releasing)
+                core.lock.unlock()
                 return
             }
             deliverNextQueued()
@@ -176,40 +224,20 @@ public final class Subscriber<Value: Sendable, Failure: Error>: SubscriptionHand
     private func deliverNextQueued() {
         let event = queue[head]
         head += 1
-        lock.unlock()
+        core.lock.unlock()
         deliver(event)
     }
 
     /// Drops what is left of the queue (everything, once finished), keeping its storage while still accepting.
     @inline(never)
     private func clearQueue() {
-        queue.removeAll(keepingCapacity: !finished)
+        queue.removeAll(keepingCapacity: !core.finished)
         queued = 0
         head = 0
     }
 
-    /// Called with `lock` held; releases it. Runs the cleanup once.
-    private func finish() {
-        guard !finished else {
-            lock.unlock()
-            return
-        }
-        finished = true
-        let taken = cleanup
-        cleanup = nil
-        lock.unlock()
-        taken?.dispose()
-    }
-
     /// Hands over the cleanup the signal's action returned; runs it at once if the subscription already finished.
     func attach(_ disposer: Disposer) {
-        lock.lock()
-        guard !finished else {
-            lock.unlock()
-            disposer.dispose()
-            return
-        }
-        cleanup = disposer
-        lock.unlock()
+        core.attach(disposer)
     }
 }

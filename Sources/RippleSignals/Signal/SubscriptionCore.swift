@@ -1,0 +1,63 @@
+import RippleCore
+import Synchronization
+
+/// The part of a subscription that its ``Disposer`` shares with its ``Subscriber``: the state word, the lock, and the
+/// cleanup the signal's action returned.
+///
+/// The disposer holds the core strongly, so it needs no weak reference to the subscriber: a weak reference gives the
+/// subscriber a side-table reference count, and then every retain and release of it takes the runtime's slow path.
+/// The subscriber disposes its core when it is freed, so a disposer still sees the subscription end then.
+/// `@unchecked Sendable`: `finished` and `cleanup` are guarded by `lock`, `state` is atomic.
+final class SubscriptionCore: @unchecked Sendable {
+    /// Bits: `closed` (a terminal event was accepted or the subscription disposed), `delivering` (some thread is
+    /// running a callback; others queue), `hasQueue` (events wait in the subscriber's queue; set only under `lock`
+    /// and only while `delivering`, cleared with it under `lock`).
+    let state = Atomic<Int>(0)
+    static var closed: Int { 1 }
+    static var delivering: Int { 2 }
+    static var hasQueue: Int { 4 }
+
+    let lock = RawLock()
+    /// True once the cleanup is due (terminal event delivered, or disposed). Guarded by `lock`.
+    @exclusivity(unchecked) var finished = false
+    @exclusivity(unchecked) private var cleanup: Disposer?
+
+    init() {}
+
+    /// Whether events sent now would be ignored (ended or disposed).
+    var isClosed: Bool {
+        state.load(ordering: .acquiring) & Self.closed != 0
+    }
+
+    /// Ends the subscription: nothing more is delivered, the cleanup runs (once).
+    func dispose() {
+        lock.lock()
+        state.bitwiseOr(Self.closed, ordering: .acquiringAndReleasing)
+        finish()
+    }
+
+    /// Called with `lock` held; releases it. Runs the cleanup once.
+    func finish() {
+        guard !finished else {
+            lock.unlock()
+            return
+        }
+        finished = true
+        let taken = cleanup
+        cleanup = nil
+        lock.unlock()
+        taken?.dispose()
+    }
+
+    /// Keeps `disposer` as the cleanup; runs it at once if the subscription already finished.
+    func attach(_ disposer: Disposer) {
+        lock.lock()
+        guard !finished else {
+            lock.unlock()
+            disposer.dispose()
+            return
+        }
+        cleanup = disposer
+        lock.unlock()
+    }
+}
