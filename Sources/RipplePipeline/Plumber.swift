@@ -36,7 +36,13 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
 
     deinit {
         core.shutDown()
+        reroutePorts()
         plumberCounter.decrement()
+    }
+
+    /// The ports run the chains they were last given: hand them the current one after every change.
+    private func reroutePorts() {
+        for port in ports.withLock({ $0 }) { port.reroute() }
     }
 
     // MARK: Wiring
@@ -58,6 +64,7 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
     @discardableResult
     public func addPipeline(_ stage: some PipelineStage<P>) -> Plumber<P> {
         core.append(ContinuationRunner(stage))
+        reroutePorts()
         return self
     }
 
@@ -65,6 +72,7 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
     @discardableResult
     public func addPipeline(_ stage: some AsyncPipelineStage<P>) -> Plumber<P> {
         core.append(AsyncRunner(stage))
+        reroutePorts()
         return self
     }
 
@@ -73,6 +81,7 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
     @discardableResult
     public func onOutput(_ handler: @escaping @Sendable (P) -> Void) -> Plumber<P> {
         core.setOutput(handler)
+        reroutePorts()
         return self
     }
 
@@ -81,6 +90,7 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
     @discardableResult
     public func onBlocked(_ handler: @escaping @Sendable (P, StageInfo) -> Void) -> Plumber<P> {
         core.setBlocked(handler)
+        reroutePorts()
         return self
     }
 
@@ -88,6 +98,7 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
     @discardableResult
     public func onFailure(_ handler: @escaping @Sendable (P, StageInfo, any Error) -> Void) -> Plumber<P> {
         core.setFailure(handler)
+        reroutePorts()
         return self
     }
 
