@@ -42,7 +42,13 @@ final class Chain<P: Packet>: Sendable {
         self.stageRefs = runners.map(Unmanaged.passUnretained)
         self.infos = infos
         self.onOutput = onOutput
-        self.output = onOutput ?? { _ in }
+        // Not `onOutput ?? { _ in }`: the generic `??` would wrap the handler in two reabstraction thunks, paid on
+        // every packet.
+        if let onOutput {
+            self.output = onOutput
+        } else {
+            self.output = { _ in }
+        }
         self.hasOutput = onOutput != nil
         self.onBlocked = onBlocked
         self.onFailure = onFailure
@@ -138,7 +144,7 @@ final class Chain<P: Packet>: Sendable {
         let box = Unmanaged.passUnretained(holder.unsafelyUnwrapped)
         box._withUnsafeGuaranteedRef { box in
             box.begin(sink: sink, on: thread)
-            runner._withUnsafeGuaranteedRef { $0.receive(packet, next: Next(box: box)) }
+            runner._withUnsafeGuaranteedRef { $0.call(packet, Next(box: box)) }
             box.inReceive = false
         }
         if isKnownUniquelyReferenced(&holder) {

@@ -41,7 +41,8 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
     }
 
     /// The ports run the chains they were last given: hand them the current one after every change.
-    private func reroutePorts() {
+    @usableFromInline
+    func reroutePorts() {
         for port in ports.withLock({ $0 }) { port.reroute() }
     }
 
@@ -61,9 +62,10 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
     }
 
     /// Appends a continuation-style stage to the chain.
-    @discardableResult
+    @inlinable @discardableResult
     public func addPipeline(_ stage: some PipelineStage<P>) -> Plumber<P> {
-        core.append(ContinuationRunner(stage))
+        // Inlinable so the call closure is specialised for the stage's type (see `StageRunner.call`).
+        core.append(ContinuationRunner(stage) { packet, next in stage.receive(packet, next: next) })
         reroutePorts()
         return self
     }

@@ -51,6 +51,7 @@ final class PlumberCore<P: Packet>: @unchecked Sendable {
     }
 
     /// `stage` asked its stage's name (user code) when it was made, outside the lock.
+    @usableFromInline
     func append(_ stage: StageRunner<P>) {
         let name = stage.name
         configure { state in
