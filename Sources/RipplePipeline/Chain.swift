@@ -61,7 +61,7 @@ final class Chain<P: Packet>: Sendable {
     /// by `following`, which it hands back when done, so a synchronous chain allocates nothing per packet. A frame
     /// is used by one thread at a time; a packet that finds every frame in use (more threads emit at once, or
     /// handlers re-entered) makes its own, as do the rare paths (a late continuation, the stages after an
-    /// asynchronous one).
+    /// asynchronous one). A port's packets use the frames of the port's route instead (``run(_:in:)``).
     ///
     /// No lock is taken on the synchronous path; only the rare paths (an async stage, an outcome without a handler,
     /// a late or dropped continuation) ask the core whether the plumber is still alive.
@@ -97,6 +97,22 @@ final class Chain<P: Packet>: Sendable {
         }
         if blocked == true {
             reportBlocked(packet, at: start, sink: sink)
+        }
+    }
+
+    /// Runs `packet` from the first stage in `frame`, which the caller has to itself (a port's route frame).
+    @inlinable
+    func run(_ packet: P, in frame: FrameHead<P>) {
+        guard let runner = stageRefs.first else {
+            deliverOutput(packet, sink: nil)
+            return
+        }
+        if runner._withUnsafeGuaranteedRef({ $0.isAsync }) {
+            startAsync(runner, at: 0, packet, sink: nil)
+            return
+        }
+        if receive(runner, at: 0, packet, sink: nil, on: pthread_self(), holder: &frame.head) {
+            reportBlocked(packet, at: 0, sink: nil)
         }
     }
 

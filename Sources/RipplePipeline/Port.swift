@@ -40,18 +40,37 @@ open class Port<P: Packet>: @unchecked Sendable {
         var stamped = packet
         stamped.portNumber = portNumber
         // The route is borrowed, not retained, and read without a lock (see `RouteSlot`); it keeps its chains alive.
-        defer { route.leave() }
-        guard let current = route.enter() else { return false }
+        let claim = route.enter()
+        defer { route.leave(claim) }
+        guard let current = claim.route else { return false }
         return current._withUnsafeGuaranteedRef { current in
-            if let sole = current.sole {
-                sole._withUnsafeGuaranteedRef { unsafeDowncast($0, to: Chain<P>.self).run(from: 0, stamped, sink: nil) }
+            // The usual case inline: one plumber and a free frame.
+            if let sole = current.sole, let frame = claim.frame {
+                current.frameRefs[frame]._withUnsafeGuaranteedRef { frame in
+                    sole._withUnsafeGuaranteedRef {
+                        unsafeDowncast($0, to: Chain<P>.self).run(stamped, in: unsafeDowncast(frame, to: FrameHead<P>.self))
+                    }
+                }
                 return true
             }
-            for chain in current.chains {
-                unsafeDowncast(chain, to: Chain<P>.self).run(from: 0, stamped, sink: nil)
-            }
-            return !current.chains.isEmpty
+            return Self.runEverywhere(stamped, through: current, claim: claim)
         }
+    }
+
+    /// Runs `packet` through every chain of `route`, in the frames `claim` holds when it holds one.
+    @inlinable @inline(never)
+    static func runEverywhere(_ packet: P, through route: Route, claim: RouteClaim) -> Bool {
+        for index in route.chains.indices {
+            let chain = unsafeDowncast(route.chains[index], to: Chain<P>.self)
+            if let frame = claim.frame {
+                route.frameRefs[index &* RouteSlot.frameCount &+ frame]._withUnsafeGuaranteedRef { frame in
+                    chain.run(packet, in: unsafeDowncast(frame, to: FrameHead<P>.self))
+                }
+            } else {
+                chain.run(from: 0, packet, sink: nil)
+            }
+        }
+        return !route.chains.isEmpty
     }
 
     final var wiredPlumbers: [PlumberCore<P>] {
@@ -78,7 +97,7 @@ open class Port<P: Packet>: @unchecked Sendable {
     func reroute() {
         route.republish {
             let chains: [AnyObject] = wiredPlumbers.compactMap { $0.currentChain }
-            return chains.isEmpty ? nil : Route(chains: chains)
+            return chains.isEmpty ? nil : Route(chains: chains) { FrameHead<P>() }
         }
     }
 }

@@ -74,4 +74,34 @@ struct RouteTests {
         #expect(watch.token == nil)
         #expect(plumber.unhandled.total == 0)
     }
+
+    /// Emits nested deeper than a route has frames (a handler emitting through the same port) use records of their
+    /// own, and every level still runs, blocks and outputs as usual.
+    @Test func emitsNestedDeeperThanThePooledFramesStillRun() {
+        let port = NumberPort()
+        let outputs = Recorder<Int>()
+        let blocked = Recorder<Int>()
+        let plumber = Plumber<Number>()
+            .addPort(port)
+            .addPipeline(Mark("a"))
+            .addPipeline(ClosureStage("OddBlocked") { (packet: Number, next) in
+                if packet.value.isMultiple(of: 2) { next(packet) }
+            })
+            .addPipeline(Mark("b"))
+            .onBlocked { packet, _ in blocked.record(packet.value) }
+        plumber.onOutput { packet in
+            outputs.record(packet.value)
+            // Each level emits the next two values from inside the output handler.
+            if packet.value < 16 {
+                port.emit(Number(packet.value + 1), portNumber: 0)
+                port.emit(Number(packet.value + 2), portNumber: 0)
+            }
+        }
+
+        port.emit(Number(0), portNumber: 0)
+
+        #expect(outputs.values == Array(stride(from: 0, through: 16, by: 2)))
+        #expect(blocked.values == Array(stride(from: 1, through: 15, by: 2)))
+        #expect(plumber.unhandled.total == 0)
+    }
 }
