@@ -10,8 +10,8 @@ import Synchronization
 
 /// An immutable snapshot of a plumber's stages and handlers; a packet runs through the snapshot taken when it entered.
 ///
-/// The plumber builds a new one whenever a stage or handler changes, so running a packet takes one lock (to read the
-/// current snapshot) and no lock while stages run. A continuation called after the plumber was freed finds its core
+/// The plumber builds a new one whenever a stage or handler changes and hands it to its ports (see ``RouteSlot``), so
+/// running a packet takes no lock. A continuation called after the plumber was freed finds its core
 /// shut down and stops.
 ///
 /// The running path is `@inlinable` so it is specialised for the client's packet type: unspecialised, every stage
@@ -42,7 +42,13 @@ final class Chain<P: Packet>: Sendable {
         self.stageRefs = runners.map(Unmanaged.passUnretained)
         self.infos = infos
         self.onOutput = onOutput
-        self.output = onOutput ?? { _ in }
+        // Not `onOutput ?? { _ in }`: the generic `??` would wrap the handler in two reabstraction thunks, paid on
+        // every packet.
+        if let onOutput {
+            self.output = onOutput
+        } else {
+            self.output = { _ in }
+        }
         self.hasOutput = onOutput != nil
         self.onBlocked = onBlocked
         self.onFailure = onFailure
@@ -55,7 +61,7 @@ final class Chain<P: Packet>: Sendable {
     /// by `following`, which it hands back when done, so a synchronous chain allocates nothing per packet. A frame
     /// is used by one thread at a time; a packet that finds every frame in use (more threads emit at once, or
     /// handlers re-entered) makes its own, as do the rare paths (a late continuation, the stages after an
-    /// asynchronous one).
+    /// asynchronous one). A port's packets use the frames of the port's route instead (``run(_:in:)``).
     ///
     /// No lock is taken on the synchronous path; only the rare paths (an async stage, an outcome without a handler,
     /// a late or dropped continuation) ask the core whether the plumber is still alive.
@@ -91,6 +97,22 @@ final class Chain<P: Packet>: Sendable {
         }
         if blocked == true {
             reportBlocked(packet, at: start, sink: sink)
+        }
+    }
+
+    /// Runs `packet` from the first stage in `frame`, which the caller has to itself (a port's route frame).
+    @inlinable
+    func run(_ packet: P, in frame: FrameHead<P>) {
+        guard let runner = stageRefs.first else {
+            deliverOutput(packet, sink: nil)
+            return
+        }
+        if runner._withUnsafeGuaranteedRef({ $0.isAsync }) {
+            startAsync(runner, at: 0, packet, sink: nil)
+            return
+        }
+        if receive(runner, at: 0, packet, sink: nil, on: pthread_self(), holder: &frame.head) {
+            reportBlocked(packet, at: 0, sink: nil)
         }
     }
 
@@ -138,7 +160,7 @@ final class Chain<P: Packet>: Sendable {
         let box = Unmanaged.passUnretained(holder.unsafelyUnwrapped)
         box._withUnsafeGuaranteedRef { box in
             box.begin(sink: sink, on: thread)
-            runner._withUnsafeGuaranteedRef { $0.receive(packet, next: Next(box: box)) }
+            runner._withUnsafeGuaranteedRef { $0.call(packet, Next(box: box)) }
             box.inReceive = false
         }
         if isKnownUniquelyReferenced(&holder) {

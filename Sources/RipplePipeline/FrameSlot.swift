@@ -27,3 +27,15 @@ final class FrameSlot<P: Packet>: @unchecked Sendable {
         inUse.store(false, ordering: .releasing)
     }
 }
+
+/// A frame a port's route keeps for one chain; whoever holds its bit in ``RouteSlot/readers`` uses it, so it needs
+/// no flag of its own.
+///
+/// `@unchecked Sendable`: `head` is touched only by the emit holding the frame's bit; the atomic update that hands the
+/// bit from one emit to the next orders their uses.
+@usableFromInline
+final class FrameHead<P: Packet>: @unchecked Sendable {
+    @usableFromInline @exclusivity(unchecked) var head: NextBox<P>?
+
+    init() {}
+}

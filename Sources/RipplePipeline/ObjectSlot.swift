@@ -2,10 +2,10 @@ import RippleCore
 
 /// One object reference behind a lock, typed `AnyObject` so reading it needs no generic metadata.
 ///
-/// The generic types that use it (`PlumberCore<P>`, `Port<P>`) are not specialised at their callers' types outside
-/// the module, and an unspecialised `Locked<State<P>>` looked up its metadata on every packet; the inlinable callers
-/// cast the result back with `unsafeDowncast`, which costs nothing. The lock is stored inline and the read is
-/// inlinable: it is on every packet's path.
+/// The generic types that use it (`PlumberCore<P>`) are not specialised at their callers' types outside the module,
+/// and an unspecialised `Locked<State<P>>` looks up its metadata on every read; the inlinable callers cast the result
+/// back with `unsafeDowncast`, which costs nothing. Ports do not read it per packet: they run the chain the plumber
+/// last handed them (``RouteSlot``).
 ///
 /// `@unchecked Sendable`: `object` is only touched under `lock`.
 @usableFromInline
@@ -38,38 +38,21 @@ final class ObjectSlot: @unchecked Sendable {
 /// A list of object references behind a lock, typed `AnyObject` for the same reason as ``ObjectSlot``.
 ///
 /// `@unchecked Sendable`: `objects` is only touched under `lock`.
-@usableFromInline
 final class ObjectList: @unchecked Sendable {
-    @usableFromInline let lock = RawLock()
-    @usableFromInline @exclusivity(unchecked) var objects: [AnyObject] = []
-    /// `objects[0]` when it is the only one, unretained (`objects` holds it): the hot path reads it without
-    /// retaining the list.
-    @usableFromInline @exclusivity(unchecked) var sole: Unmanaged<AnyObject>?
+    private let lock = RawLock()
+    @exclusivity(unchecked) private var objects: [AnyObject] = []
 
     init() {}
 
-    @inlinable
     func load() -> [AnyObject] {
         lock.lock()
         defer { lock.unlock() }
         return objects
     }
 
-    /// Runs `body` under the lock with the list's only object (unretained: the list holds it), or with nil when
-    /// the list holds zero or several; returns nil in those cases. `body` must not call out or take a lock that
-    /// could be held while this one is wanted.
-    @inlinable
-    func withSoleObject<Result>(_ body: (Unmanaged<AnyObject>) -> Result) -> Result? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let sole else { return nil }
-        return body(sole)
-    }
-
     func update(_ change: (inout [AnyObject]) -> Void) {
         lock.lock()
         defer { lock.unlock() }
         change(&objects)
-        sole = objects.count == 1 ? Unmanaged.passUnretained(objects[0]) : nil
     }
 }

@@ -36,7 +36,14 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
 
     deinit {
         core.shutDown()
+        reroutePorts()
         plumberCounter.decrement()
+    }
+
+    /// The ports run the chains they were last given: hand them the current one after every change.
+    @usableFromInline
+    func reroutePorts() {
+        for port in ports.withLock({ $0 }) { port.reroute() }
     }
 
     // MARK: Wiring
@@ -55,9 +62,11 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
     }
 
     /// Appends a continuation-style stage to the chain.
-    @discardableResult
+    @inlinable @discardableResult
     public func addPipeline(_ stage: some PipelineStage<P>) -> Plumber<P> {
-        core.append(ContinuationRunner(stage))
+        // Inlinable so the call closure is specialised for the stage's type (see `StageRunner.call`).
+        core.append(ContinuationRunner(stage) { packet, next in stage.receive(packet, next: next) })
+        reroutePorts()
         return self
     }
 
@@ -65,6 +74,7 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
     @discardableResult
     public func addPipeline(_ stage: some AsyncPipelineStage<P>) -> Plumber<P> {
         core.append(AsyncRunner(stage))
+        reroutePorts()
         return self
     }
 
@@ -73,6 +83,7 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
     @discardableResult
     public func onOutput(_ handler: @escaping @Sendable (P) -> Void) -> Plumber<P> {
         core.setOutput(handler)
+        reroutePorts()
         return self
     }
 
@@ -81,6 +92,7 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
     @discardableResult
     public func onBlocked(_ handler: @escaping @Sendable (P, StageInfo) -> Void) -> Plumber<P> {
         core.setBlocked(handler)
+        reroutePorts()
         return self
     }
 
@@ -88,6 +100,7 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
     @discardableResult
     public func onFailure(_ handler: @escaping @Sendable (P, StageInfo, any Error) -> Void) -> Plumber<P> {
         core.setFailure(handler)
+        reroutePorts()
         return self
     }
 

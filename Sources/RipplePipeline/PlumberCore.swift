@@ -4,8 +4,8 @@ import RippleCore
 ///
 /// Ports and chains hold the core strongly instead of holding the ``Plumber`` weakly: retaining a weakly referenced
 /// object goes through its side table, which cost more per packet than the stages themselves. The plumber owns the
-/// core and shuts it down when freed; a shut-down core has no chain, so ports stop delivering, and late continuations
-/// and asynchronous stages see it is dead and drop their packet without a report.
+/// core and shuts it down when freed (and then reroutes its ports, which stop delivering); late continuations and
+/// asynchronous stages see the core is dead and drop their packet without a report.
 ///
 /// `@unchecked Sendable`: all mutable state is in `state`, guarded by its `Locked` lock.
 @usableFromInline
@@ -51,6 +51,7 @@ final class PlumberCore<P: Packet>: @unchecked Sendable {
     }
 
     /// `stage` asked its stage's name (user code) when it was made, outside the lock.
+    @usableFromInline
     func append(_ stage: StageRunner<P>) {
         let name = stage.name
         configure { state in

@@ -14,11 +14,13 @@ import RippleCore
 /// (each receives every packet, in the order the port was added to them). The plumber keeps its ports alive; a port
 /// holds its plumbers weakly, so a freed plumber simply stops receiving.
 ///
-/// `@unchecked Sendable`: the wiring list is only touched under `ObjectList`'s lock; emitting is thread-safe.
+/// `@unchecked Sendable`: the wiring list is only touched under `ObjectList`'s lock, the route is `RouteSlot`'s.
 open class Port<P: Packet>: @unchecked Sendable {
     // Cores, not plumbers: a freed plumber shuts its core down; the port skips it and prunes it on the next wiring.
     // Each entry is a `PlumberCore<P>`.
-    @usableFromInline let plumbers = ObjectList()
+    let plumbers = ObjectList()
+    /// What `emit` runs: the wired plumbers' current chains.
+    @usableFromInline let route = RouteSlot()
 
     public init() {
         portCounter.increment()
@@ -37,24 +39,38 @@ open class Port<P: Packet>: @unchecked Sendable {
     public final func emit(_ packet: P, portNumber: Int) -> Bool {
         var stamped = packet
         stamped.portNumber = portNumber
-        // The usual wiring, one plumber: its chain is read under the wiring lock (the core's slot lock nests inside
-        // it, never the other way round), so neither the list nor the core is copied and retained per packet.
-        let single = plumbers.withSoleObject { sole in
-            sole._withUnsafeGuaranteedRef { unsafeDowncast($0, to: PlumberCore<P>.self).currentChain }
+        // The route is borrowed, not retained, and read without a lock (see `RouteSlot`); it keeps its chains alive.
+        let claim = route.enter()
+        defer { route.leave(claim) }
+        guard let current = claim.route else { return false }
+        return current._withUnsafeGuaranteedRef { current in
+            // The usual case inline: one plumber and a free frame.
+            if let sole = current.sole, let frame = claim.frame {
+                current.frameRefs[frame]._withUnsafeGuaranteedRef { frame in
+                    sole._withUnsafeGuaranteedRef {
+                        unsafeDowncast($0, to: Chain<P>.self).run(stamped, in: unsafeDowncast(frame, to: FrameHead<P>.self))
+                    }
+                }
+                return true
+            }
+            return Self.runEverywhere(stamped, through: current, claim: claim)
         }
-        if let single {
-            guard let chain = single else { return false }
-            chain.run(from: 0, stamped, sink: nil)
-            return true
+    }
+
+    /// Runs `packet` through every chain of `route`, in the frames `claim` holds when it holds one.
+    @inlinable @inline(never)
+    static func runEverywhere(_ packet: P, through route: Route, claim: RouteClaim) -> Bool {
+        for index in route.chains.indices {
+            let chain = unsafeDowncast(route.chains[index], to: Chain<P>.self)
+            if let frame = claim.frame {
+                route.frameRefs[index &* RouteSlot.frameCount &+ frame]._withUnsafeGuaranteedRef { frame in
+                    chain.run(packet, in: unsafeDowncast(frame, to: FrameHead<P>.self))
+                }
+            } else {
+                chain.run(from: 0, packet, sink: nil)
+            }
         }
-        var delivered = false
-        for target in plumbers.load() {
-            let core = unsafeDowncast(target, to: PlumberCore<P>.self)
-            guard let chain = core.currentChain else { continue }
-            delivered = true
-            chain.run(from: 0, stamped, sink: nil)
-        }
-        return delivered
+        return !route.chains.isEmpty
     }
 
     final var wiredPlumbers: [PlumberCore<P>] {
@@ -72,6 +88,16 @@ open class Port<P: Packet>: @unchecked Sendable {
         plumbers.update { list in
             list.removeAll { old in dead.contains { $0 === old } }
             if !list.contains(where: { $0 === core }) { list.append(core) }
+        }
+        reroute()
+    }
+
+    /// Publishes the current chains of the wired plumbers; called after the wiring or one of their chains changed.
+    /// Reading the chains inside `republish` orders concurrent calls: the last one reads the newest chains.
+    func reroute() {
+        route.republish {
+            let chains: [AnyObject] = wiredPlumbers.compactMap { $0.currentChain }
+            return chains.isEmpty ? nil : Route(chains: chains) { FrameHead<P>() }
         }
     }
 }

@@ -10,16 +10,15 @@ class StageRunner<P: Packet>: @unchecked Sendable {
     /// Asynchronous stages are started as tasks; the others are called with a ``Next``.
     @usableFromInline final let isAsync: Bool
     final let name: String
+    /// Calls a continuation-style stage. A closure made where the stage was added (``Plumber/addPipeline(_:)`` is
+    /// inlinable), so it is specialised for the stage's type: calling the stage through the runner's vtable and the
+    /// protocol witness cost more than a short stage itself.
+    @usableFromInline final let call: @Sendable (P, Next<P>) -> Void
 
-    init(isAsync: Bool, name: String) {
+    init(isAsync: Bool, name: String, call: @escaping @Sendable (P, Next<P>) -> Void) {
         self.isAsync = isAsync
         self.name = name
-    }
-
-    /// Calls a continuation-style stage.
-    @usableFromInline
-    func receive(_ packet: P, next: Next<P>) {
-        preconditionFailure("RipplePipeline: receive(_:next:) called on an asynchronous stage")
+        self.call = call
     }
 
     /// Runs an asynchronous stage.
@@ -28,17 +27,13 @@ class StageRunner<P: Packet>: @unchecked Sendable {
     }
 }
 
+@usableFromInline
 final class ContinuationRunner<Stage: PipelineStage>: StageRunner<Stage.PacketType>, @unchecked Sendable {
-    let stage: Stage
-
-    init(_ stage: Stage) {
-        self.stage = stage
+    /// `call` is `stage.receive`, made by the caller where `Stage` is concrete.
+    @usableFromInline
+    init(_ stage: Stage, call: @escaping @Sendable (Stage.PacketType, Next<Stage.PacketType>) -> Void) {
         // The name is user code: asked once, here, outside any lock.
-        super.init(isAsync: false, name: stage.name)
-    }
-
-    override func receive(_ packet: Stage.PacketType, next: Next<Stage.PacketType>) {
-        stage.receive(packet, next: next)
+        super.init(isAsync: false, name: stage.name, call: call)
     }
 }
 
@@ -47,7 +42,9 @@ final class AsyncRunner<Stage: AsyncPipelineStage>: StageRunner<Stage.PacketType
 
     init(_ stage: Stage) {
         self.stage = stage
-        super.init(isAsync: true, name: stage.name)
+        super.init(isAsync: true, name: stage.name) { _, _ in
+            preconditionFailure("RipplePipeline: an asynchronous stage was called with a continuation")
+        }
     }
 
     override func process(_ packet: Stage.PacketType) async throws -> Stage.PacketType? {
