@@ -238,13 +238,12 @@ extension Node {
                        checkMutable: Bool = false) {
         // The old value leaves through `previous` and is released after unlocking: it may be a node whose deinit
         // takes locks of its own.
-        var previous: Value? = value
         lock.lock()
         if checkMutable && !mutableFlag {
             lock.unlock()
             readOnlySetFailed()
         }
-        swap(&storage, &previous)
+        let previous = replaceStorage(with: value)
         // One immutable snapshot of both lists: a retain, not an allocation. It keeps every listener and slot alive
         // until the end, so the loops below read them unretained.
         let edges = self.edges
