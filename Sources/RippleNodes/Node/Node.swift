@@ -40,7 +40,7 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
     @inlinable
     init(storage: Value?, mutable: Bool) {
         self.mutableFlag = mutable
-        if let storage { _ = replaceStorage(with: storage) }
+        if var storage { _ = exchangeValue(&storage) }
         Self.didCreate()
     }
 
@@ -120,7 +120,7 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
     @usableFromInline
     final func cleanStorage() {
         lock.lock()
-        let previous = replaceStorage(with: nil)
+        let previous = removeStoredValue()
         lock.unlock()
         extendLifetime(previous)
     }

@@ -267,7 +267,8 @@ extension Node {
             lock.unlock()
             readOnlySetFailed()
         }
-        let previous = replaceStorage(with: value)
+        var previous = value
+        _ = exchangeValue(&previous)
         // One immutable snapshot of both lists: a retain, not an allocation. It keeps every listener and slot alive
         // until the end, so the loops below read them unretained.
         let edges = self.edges

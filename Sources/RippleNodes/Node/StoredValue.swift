@@ -29,57 +29,76 @@ extension Node {
             && MemoryLayout<Value>.alignment <= MemoryLayout<StoredValueBytes>.alignment
     }
 
+    /// Runs `body` with the address of the node's value bytes.
+    // `body` returns nothing, so `withUnsafeMutablePointer` is fully concrete and inlines even where `Value` is not
+    // (a pack-generic `combine` runs the engine unspecialised).
+    @inlinable @inline(__always)
+    final func withValueBytes(_ body: (UnsafeMutableRawPointer) -> Void) {
+        withUnsafeMutablePointer(to: &valueBytes) { body(UnsafeMutableRawPointer($0)) }
+    }
+
     /// The current value, or nil when empty. Call under `lock`.
     @inlinable
     final var storage: Value? {
         guard hasValue else { return nil }
-        return withUnsafeMutablePointer(to: &valueBytes) { bytes in
-            let raw = UnsafeMutableRawPointer(bytes)
-            if Self.storesInline { return raw.assumingMemoryBound(to: Value.self).pointee }
-            return unsafeDowncast(raw.load(as: Unmanaged<AnyObject>.self).takeUnretainedValue(),
-                                  to: StoredValueBox<Value>.self).value
+        var current: Value? = nil
+        withValueBytes { raw in
+            if Self.storesInline {
+                current = raw.assumingMemoryBound(to: Value.self).pointee
+            } else {
+                current = unsafeDowncast(raw.load(as: Unmanaged<AnyObject>.self).takeUnretainedValue(),
+                                         to: StoredValueBox<Value>.self).value
+            }
         }
+        return current
     }
 
-    /// Stores `new` (nil empties the node) and returns the previous value, to be released after unlocking (it may be
-    /// a node whose deinit takes locks of its own). Call under `lock`.
+    /// Stores a copy of `value`; when the node held a value, hands it back in `value` and returns true. Either way
+    /// the caller releases `value` after unlocking (the old value may be a node whose deinit takes locks of its own).
+    /// No `Optional<Value>` anywhere: unspecialised, every `Value?` costs a metadata look-up. Call under `lock`.
     @inlinable
-    final func replaceStorage(with new: Value?) -> Value? {
+    final func exchangeValue(_ value: inout Value) -> Bool {
         let had = hasValue
-        hasValue = new != nil
-        return withUnsafeMutablePointer(to: &valueBytes) { bytes -> Value? in
-            let raw = UnsafeMutableRawPointer(bytes)
+        hasValue = true
+        withValueBytes { raw in
             if Self.storesInline {
                 let slot = raw.assumingMemoryBound(to: Value.self)
-                let previous: Value? = had ? slot.move() : nil
-                if let new { slot.initialize(to: new) }
-                return previous
+                if had { swap(&slot.pointee, &value) } else { slot.initialize(to: value) }
+            } else if had {
+                let box = unsafeDowncast(raw.load(as: Unmanaged<AnyObject>.self).takeUnretainedValue(),
+                                         to: StoredValueBox<Value>.self)
+                swap(&box.value, &value)
+            } else {
+                raw.storeBytes(of: Unmanaged<AnyObject>.passRetained(StoredValueBox(value)),
+                               as: Unmanaged<AnyObject>.self)
             }
-            if had {
-                let held = raw.load(as: Unmanaged<AnyObject>.self)
-                let box = unsafeDowncast(held.takeUnretainedValue(), to: StoredValueBox<Value>.self)
-                if let new {
-                    var previous = new
-                    swap(&box.value, &previous)
-                    return previous
-                }
-                let previous = box.value
-                held.release()
-                return previous
-            }
-            if let new {
-                raw.storeBytes(of: Unmanaged<AnyObject>.passRetained(StoredValueBox(new)), as: Unmanaged<AnyObject>.self)
-            }
-            return nil
         }
+        return had
+    }
+
+    /// Empties the node and returns what it held, to be released after unlocking. Call under `lock`.
+    @inlinable
+    final func removeStoredValue() -> Value? {
+        guard hasValue else { return nil }
+        hasValue = false
+        var previous: Value? = nil
+        withValueBytes { raw in
+            if Self.storesInline {
+                previous = raw.assumingMemoryBound(to: Value.self).move()
+            } else {
+                let held = raw.load(as: Unmanaged<AnyObject>.self)
+                previous = unsafeDowncast(held.takeUnretainedValue(), to: StoredValueBox<Value>.self).value
+                held.release()
+            }
+        }
+        return previous
     }
 
     /// Destroys the held value when the node is freed: through `Value`'s metadata, with no look-up.
     final func destroyStoredValue() {
         guard hasValue else { return }
         hasValue = false
-        withUnsafeMutablePointer(to: &valueBytes) { bytes in
-            let raw = UnsafeMutableRawPointer(bytes)
+        withValueBytes { raw in
             if Self.storesInline {
                 raw.assumingMemoryBound(to: Value.self).deinitialize(count: 1)
             } else {
