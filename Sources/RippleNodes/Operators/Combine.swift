@@ -8,10 +8,12 @@ typealias PackAssembler<Output> = @Sendable (_ element: (Int) -> any Sendable) -
 /// `@unchecked Sendable`: `latest`, `filled` and `stopped` are only touched under `lock`.
 final class CombineGroup<Output: Sendable>: @unchecked Sendable {
     private let lock = Lock()
-    private var latest: [(any Sendable)?]
+    // Guarded by `lock`, which already makes every access exclusive: the dynamic exclusivity checks (a thread-local
+    // look-up each, ~20 % of a combine update) are turned off.
+    @exclusivity(unchecked) private var latest: [(any Sendable)?]
     /// How many entries of `latest` hold a value.
-    private var filled = 0
-    private var stopped = false
+    @exclusivity(unchecked) private var filled = 0
+    @exclusivity(unchecked) private var stopped = false
     let assemble: PackAssembler<Output>
 
     init(count: Int, assemble: @escaping PackAssembler<Output>) {
@@ -66,12 +68,19 @@ final class CombineTransform<Input: Sendable, Output: Sendable>: Transform<Input
 /// Rebuilds a tuple of pack elements from type-erased values, in order: `value(i)` is element `i`.
 func assemblePack<each Element>(_ value: (Int) -> any Sendable,
                                  as types: repeat (each Element).Type) -> (repeat each Element) {
-    var position = 0
+    // A counter a nested function captures gets a dynamic exclusivity check per access; a class field that is
+    // marked unchecked does not (the counter never leaves this call).
+    let position = PackPosition()
     func element<T>(_: T.Type) -> T {
-        defer { position += 1 }
-        return value(position) as! T
+        defer { position.index += 1 }
+        return value(position.index) as! T
     }
     return (repeat element((each Element).self))
+}
+
+/// `assemblePack`'s running index.
+private final class PackPosition {
+    @exclusivity(unchecked) var index = 0
 }
 
 
