@@ -49,4 +49,25 @@ struct PackAssemblyTests {
         anything.value = "x"
         #expect(zipped.value == "Optional(2) x")
     }
+
+    /// Elements of every alignment, so each lands at its padded offset in the tuple.
+    @Test func mixedAlignmentsLandInPlace() {
+        let small = MutableNode<Int8>(-3)
+        let wide = MutableNode<Int64>(1 << 40)
+        let flag = MutableNode(true)
+        let half = MutableNode<Int16>(-300)
+        let text = MutableNode("héllo")
+        let combined = Node.combine(small, wide, flag, half, text)
+        let zipped = Node.zip(flag, small, text, wide)
+        var check = combined.value
+        #expect(check?.0 == -3 && check?.1 == 1 << 40 && check?.2 == true && check?.3 == -300 && check?.4 == "héllo")
+        let pair = zipped.value
+        #expect(pair?.0 == true && pair?.1 == -3 && pair?.2 == "héllo" && pair?.3 == 1 << 40)
+        small.value = 127
+        half.value = .min
+        text.value = String(repeating: "long ", count: 10)
+        check = combined.value
+        #expect(check?.0 == 127 && check?.1 == 1 << 40 && check?.2 == true && check?.3 == .min
+                && check?.4 == String(repeating: "long ", count: 10))
+    }
 }

@@ -1,7 +1,9 @@
 import RippleCore
 
-/// Builds an n-ary operator's tuple from its inputs' type-erased values: `element(i)` is input `i`'s value.
-typealias PackAssembler<Output> = @Sendable (_ element: (Int) -> any Sendable) -> Output
+/// Builds an n-ary operator's tuple from its inputs' type-erased values, into uninitialised memory: `element(i)` is
+/// input `i`'s value.
+typealias PackAssembler<Output> = @Sendable (_ element: (Int) -> any Sendable, _ output: UnsafeMutablePointer<Output>)
+    -> Void
 
 /// The shared state of one `combine`: the latest value of every input.
 ///
@@ -32,7 +34,7 @@ final class CombineGroup<Output: Sendable>: @unchecked Sendable {
             if latest[index] == nil { filled += 1 }
             latest[index] = value
             guard filled == latest.count else { return false }
-            output.initialize(to: assemble { latest[$0].unsafelyUnwrapped })
+            assemble({ latest[$0].unsafelyUnwrapped }, output)
             return true
         }
     }
@@ -71,17 +73,29 @@ final class CombineTransform<Input: Sendable, Output: Sendable>: Transform<Input
     }
 }
 
-/// Rebuilds a tuple of pack elements from type-erased values, in order: `value(i)` is element `i`.
-func assemblePack<each Element>(_ value: (Int) -> any Sendable,
-                                 as types: repeat (each Element).Type) -> (repeat each Element) {
-    // A counter a nested function captures gets a dynamic exclusivity check per access; a class field that is
-    // marked unchecked does not (the counter never leaves this call).
+/// Rebuilds a tuple of pack elements from type-erased values, in order, straight into `output`: `value(i)` is
+/// element `i`. Element by element at the tuple's layout (each element at the next offset its alignment allows, as
+/// in a struct: Swift's documented tuple layout), since forming `(repeat each Element)` unspecialised looks up the
+/// tuple's metadata several times per call.
+func assemblePack<each Element>(_ value: (Int) -> any Sendable, into output: UnsafeMutableRawPointer,
+                                 as types: repeat (each Element).Type) {
+    // Counters a nested function captures get a dynamic exclusivity check per access; unchecked class fields do
+    // not (the object never leaves this call).
     let position = PackPosition()
-    func element<T>(_: T.Type) -> T {
-        defer { position.index += 1 }
-        return unbox(value(position.index), as: T.self)
+    func place<T>(_: T.Type) {
+        let alignment = MemoryLayout<T>.alignment
+        position.offset = (position.offset + alignment - 1) & ~(alignment - 1)
+        (output + position.offset).initializeMemory(as: T.self, to: unbox(value(position.index), as: T.self))
+        position.offset += MemoryLayout<T>.size
+        position.index += 1
     }
-    return (repeat element((each Element).self))
+    repeat place((each Element).self)
+}
+
+/// `assemblePack`'s running element index and byte offset.
+private final class PackPosition {
+    @exclusivity(unchecked) var index = 0
+    @exclusivity(unchecked) var offset = 0
 }
 
 /// `boxed as! T`, without the runtime's general cast (~250 instructions) when the box holds exactly a `T`, as it does
@@ -92,11 +106,6 @@ func unbox<T>(_ boxed: any Sendable, as _: T.Type) -> T {
         return content as! T
     }
     return _openExistential(boxed, do: open)
-}
-
-/// `assemblePack`'s running index.
-private final class PackPosition {
-    @exclusivity(unchecked) var index = 0
 }
 
 
@@ -116,8 +125,8 @@ extension Node where Value == Void {
 func combineNodes<each Input: Sendable>(_ nodes: repeat Node<each Input>) -> Node<(repeat each Input)> {
     var count = 0
     for _ in repeat each nodes { count += 1 }
-    let group = CombineGroup<(repeat each Input)>(count: count) { value in
-        assemblePack(value, as: repeat (each Input).self)
+    let group = CombineGroup<(repeat each Input)>(count: count) { value, output in
+        assemblePack(value, into: UnsafeMutableRawPointer(output), as: repeat (each Input).self)
     }
     let output = MutableNode<(repeat each Input)>(storage: nil, mutable: false)
     output.name = "combine"

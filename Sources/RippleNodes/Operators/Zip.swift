@@ -25,7 +25,7 @@ final class ZipGroup<Output: Sendable>: @unchecked Sendable {
             if stopped { return false }
             queues[index].append(value)
             guard queues.allSatisfy({ !$0.isEmpty }) else { return false }
-            output.initialize(to: assemble { queues[$0].removeFirst() })
+            assemble({ queues[$0].removeFirst() }, output)
             return true
         }
     }
@@ -77,8 +77,8 @@ extension Node where Value == Void {
 func zipNodes<each Input: Sendable>(_ nodes: repeat Node<each Input>) -> Node<(repeat each Input)> {
     var count = 0
     for _ in repeat each nodes { count += 1 }
-    let group = ZipGroup<(repeat each Input)>(count: count) { value in
-        assemblePack(value, as: repeat (each Input).self)
+    let group = ZipGroup<(repeat each Input)>(count: count) { value, output in
+        assemblePack(value, into: UnsafeMutableRawPointer(output), as: repeat (each Input).self)
     }
     let output = MutableNode<(repeat each Input)>(storage: nil, mutable: false)
     output.name = "zip"
