@@ -334,7 +334,17 @@ extension Node {
 
     /// Pushes this node's current value (if any) along one transform: what linking does.
     final func pushCurrentValue(along edge: Transform<Value, some Sendable>) {
-        guard let current = value else { return }
+        // Through a stack slot rather than `value` (a `Value?`, a metadata look-up here, where `Value` is generic).
+        withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { buffer in
+            let slot = buffer.baseAddress.unsafelyUnwrapped
+            lock.lock()
+            let held = copyStoredValue(to: slot)
+            lock.unlock()
+            if held { pushValue(slot.move(), along: edge) }
+        }
+    }
+
+    private func pushValue(_ current: Value, along edge: Transform<Value, some Sendable>) {
         let state = PropagationState.current.takeUnretainedValue()
         state.withFreshSenderList([]) {
             state.push(ObjectIdentifier(self))

@@ -53,6 +53,21 @@ extension Node {
         return current
     }
 
+    /// Copies the current value to `target` (uninitialised) and returns true, or returns false when empty. Call under
+    /// `lock`. Unlike ``storage``, no `Value?`: the unspecialised link paths read values without a metadata look-up.
+    final func copyStoredValue(to target: UnsafeMutablePointer<Value>) -> Bool {
+        guard hasValue else { return false }
+        withValueBytes { raw in
+            if Self.storesInline {
+                target.initialize(to: raw.assumingMemoryBound(to: Value.self).pointee)
+            } else {
+                target.initialize(to: unsafeDowncast(raw.load(as: Unmanaged<AnyObject>.self).takeUnretainedValue(),
+                                                     to: StoredValueBox<Value>.self).value)
+            }
+        }
+        return true
+    }
+
     /// Stores a copy of `value`; when the node held a value, hands it back in `value` and returns true. Either way
     /// the caller releases `value` after unlocking (the old value may be a node whose deinit takes locks of its own).
     /// No `Optional<Value>` anywhere: unspecialised, every `Value?` costs a metadata look-up. Call under `lock`.
