@@ -41,7 +41,9 @@ struct PackAssemblyTests {
     @Test func zipWithOptionalAndExistentialInputs() {
         let optional = MutableNode<Int?>()
         let anything = MutableNode<any Sendable>()
-        let zipped = Node.zip(optional, anything).mapEach { number, anything in "\(String(describing: number)) \(anything)" }
+        let zipped = Node.zip(optional, anything).mapEach { number, anything in
+            "\(String(describing: number)) \(anything)"
+        }
         optional.value = .some(nil)
         anything.value = 1
         #expect(zipped.value == "nil 1")
