@@ -1,25 +1,29 @@
 import RippleCore
 
-/// Builds an n-ary operator's tuple from its inputs' type-erased values, into uninitialised memory: `element(i)` is
-/// input `i`'s value.
-typealias PackAssembler<Output> = @Sendable (_ element: (Int) -> any Sendable, _ output: UnsafeMutablePointer<Output>)
-    -> Void
+/// Builds an n-ary operator's tuple from its inputs' type-erased values, into uninitialised memory: `element(i)`
+/// points at input `i`'s value (read in place: copying a boxed value out and destroying the copy costs two value
+/// witness calls per element).
+typealias PackAssembler<Output> = @Sendable (_ element: (Int) -> UnsafePointer<any Sendable>,
+                                             _ output: UnsafeMutablePointer<Output>) -> Void
 
 /// The shared state of one `combine`: the latest value of every input.
 ///
-/// `@unchecked Sendable`: `latest`, `filled` and `stopped` are only touched under `lock`.
+/// `@unchecked Sendable`: `latest`, `isFilled`, `filled` and `stopped` are only touched under `lock`.
 final class CombineGroup<Output: Sendable>: @unchecked Sendable {
     private let lock = Lock()
     // Guarded by `lock`, which already makes every access exclusive: the dynamic exclusivity checks (a thread-local
     // look-up each, ~20 % of a combine update) are turned off.
-    @exclusivity(unchecked) private var latest: [(any Sendable)?]
-    /// How many entries of `latest` hold a value.
+    /// Every input's latest value; an empty tuple until `isFilled` (not an optional: one less box to go through).
+    @exclusivity(unchecked) private var latest: [any Sendable]
+    @exclusivity(unchecked) private var isFilled: [Bool]
+    /// How many entries of `isFilled` are true.
     @exclusivity(unchecked) private var filled = 0
     @exclusivity(unchecked) private var stopped = false
     let assemble: PackAssembler<Output>
 
     init(count: Int, assemble: @escaping PackAssembler<Output>) {
-        latest = Array(repeating: nil, count: count)
+        latest = Array(repeating: (), count: count)
+        isFilled = Array(repeating: false, count: count)
         self.assemble = assemble
     }
 
@@ -31,10 +35,16 @@ final class CombineGroup<Output: Sendable>: @unchecked Sendable {
         // per update.
         lock.withLock {
             if stopped { return false }
-            if latest[index] == nil { filled += 1 }
+            if !isFilled[index] {
+                isFilled[index] = true
+                filled += 1
+            }
             latest[index] = value
             guard filled == latest.count else { return false }
-            assemble({ latest[$0].unsafelyUnwrapped }, output)
+            latest.withUnsafeBufferPointer { values in
+                let first = values.baseAddress.unsafelyUnwrapped
+                assemble({ first + $0 }, output)
+            }
             return true
         }
     }
@@ -77,7 +87,7 @@ final class CombineTransform<Input: Sendable, Output: Sendable>: Transform<Input
 /// element `i`. Element by element at the tuple's layout (each element at the next offset its alignment allows, as
 /// in a struct: Swift's documented tuple layout), since forming `(repeat each Element)` unspecialised looks up the
 /// tuple's metadata several times per call.
-func assemblePack<each Element>(_ value: (Int) -> any Sendable, into output: UnsafeMutableRawPointer,
+func assemblePack<each Element>(_ value: (Int) -> UnsafePointer<any Sendable>, into output: UnsafeMutableRawPointer,
                                  as types: repeat (each Element).Type) {
     // Counters a nested function captures get a dynamic exclusivity check per access; unchecked class fields do
     // not (the object never leaves this call).
@@ -85,7 +95,7 @@ func assemblePack<each Element>(_ value: (Int) -> any Sendable, into output: Uns
     func place<T>(_: T.Type) {
         let alignment = MemoryLayout<T>.alignment
         position.offset = (position.offset + alignment - 1) & ~(alignment - 1)
-        (output + position.offset).initializeMemory(as: T.self, to: unbox(value(position.index), as: T.self))
+        (output + position.offset).initializeMemory(as: T.self, to: unbox(value(position.index).pointee, as: T.self))
         position.offset += MemoryLayout<T>.size
         position.index += 1
     }

@@ -25,7 +25,14 @@ final class ZipGroup<Output: Sendable>: @unchecked Sendable {
             if stopped { return false }
             queues[index].append(value)
             guard queues.allSatisfy({ !$0.isEmpty }) else { return false }
-            assemble({ queues[$0].removeFirst() }, output)
+            // The first value of every queue, moved to the stack so the assembler reads them in place.
+            let count = queues.count
+            withUnsafeTemporaryAllocation(of: (any Sendable).self, capacity: count) { firsts in
+                let first = firsts.baseAddress.unsafelyUnwrapped
+                for index in 0..<count { (first + index).initialize(to: queues[index].removeFirst()) }
+                assemble({ UnsafePointer(first + $0) }, output)
+                first.deinitialize(count: count)
+            }
             return true
         }
     }
