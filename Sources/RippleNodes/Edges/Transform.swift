@@ -26,9 +26,13 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
     /// How `from` pushes a value into this transform. Set only while initialising (a built-in operator's init
     /// replaces it), before the transform can be linked or shared; linking copies it into `from`'s list.
     @usableFromInline @exclusivity(unchecked) final var push: PushThunk<Input>
+    /// `DownstreamSlot<Input>`, taken where `Input` is concrete: linking runs unspecialised, and naming the generic
+    /// type there looks its metadata up (~330 instructions per link).
+    @usableFromInline final let slotType: DownstreamSlot<Input>.Type
 
     @inlinable
     public init() {
+        slotType = DownstreamSlot<Input>.self
         // Built here, where `Input` and `Output` are concrete in the caller's module: a plain `Transform` (a pass
         // through) then hops fully specialised; a subclass's `next` is reached through the class's vtable.
         if Input.self == Output.self && Swift.type(of: self) == Transform<Input, Output>.self {
@@ -221,7 +225,7 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         if wanted !== previous || targetAddress != registeredTo {
             previous?.removeDownstreamEdge(ObjectIdentifier(self))
             if let wanted, let target {
-                wanted.addDownstream(DownstreamSlot(edge: self, target: target.takeUnretainedValue(), push: push))
+                wanted.addDownstream(slotType.init(edge: self, target: target.takeUnretainedValue(), push: push))
             }
             registeredIn = wanted
             registeredTo = wanted == nil ? nil : targetAddress

@@ -110,6 +110,7 @@ extension Node {
         extendLifetime(previous)
     }
 
+    @usableFromInline
     func addListener(_ edge: ListenEdge<Value>) {
         lock.withLock { replaceEdges(edges.addingListener(edge)) }
     }

@@ -23,7 +23,9 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
     @usableFromInline final let threadStates = propagationStates
     // Guarded by `lock`, which already makes every access exclusive: the dynamic exclusivity checks are turned off.
     // `final`, so code inlined into other modules reads the fields directly rather than through accessors.
-    @usableFromInline @exclusivity(unchecked) final var storage: Value?
+    /// The value (see `StoredValue.swift`): raw bytes and a flag, so freeing a node needs no generic metadata.
+    @usableFromInline @exclusivity(unchecked) final var valueBytes: StoredValueBytes = (0, 0, 0, 0)
+    @usableFromInline @exclusivity(unchecked) final var hasValue = false
     @usableFromInline @exclusivity(unchecked) final var mutableFlag: Bool
     @usableFromInline @exclusivity(unchecked) var nameStorage: String?
     /// Listeners and downstream transforms, replaced as a whole on every change (see `EdgeList`).
@@ -37,8 +39,8 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
     // metadata look-ups.
     @inlinable
     init(storage: Value?, mutable: Bool) {
-        self.storage = storage
         self.mutableFlag = mutable
+        if var storage { _ = exchangeValue(&storage) }
         Self.didCreate()
     }
 
@@ -50,6 +52,7 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
     deinit {
         // The transforms feeding this node are now dead ends: unlink them from their upstream nodes.
         for edge in upstream { edge.targetDidDeinit() }
+        destroyStoredValue()
         nodeCounter.decrement()
     }
 
@@ -67,7 +70,7 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
 
     /// Whether the node holds no value (EasyReact's `EZREmpty.empty`).
     public final var isEmpty: Bool {
-        lock.withLock { storage == nil }
+        lock.withLock { !hasValue }
     }
 
     /// Whether the node accepts sets; becomes true for good after ``mutablify()``.
@@ -116,8 +119,9 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
     /// Empties the node without telling anyone: empty values never reach listeners or downstream nodes.
     @usableFromInline
     final func cleanStorage() {
-        var previous: Value?
-        lock.withLock { swap(&storage, &previous) }
+        lock.lock()
+        let previous = removeStoredValue()
+        lock.unlock()
         extendLifetime(previous)
     }
 }

@@ -3,12 +3,22 @@ import RippleCore
 /// Follows the latest inner node: each new inner node replaces the previous link into the output.
 ///
 /// `@unchecked Sendable`: `inner` is only touched under `edgeLock`.
+@usableFromInline
 final class FlattenTransform<Inner: Sendable>: Transform<Node<Inner>, Inner>, @unchecked Sendable {
     private var inner: Transform<Inner, Inner>?
+    /// Makes the pass-through that follows one inner node. Built where `Inner` is concrete, since `next` runs
+    /// unspecialised: there, creating a `Transform<Inner, Inner>` looks its metadata up, twice.
+    @usableFromInline let makeFollower: @Sendable () -> Transform<Inner, Inner>
+
+    @inlinable
+    override init() {
+        makeFollower = { Transform<Inner, Inner>() }
+        super.init()
+    }
 
     override func next(_ value: Node<Inner>, senders: SenderList, context: (any Sendable)?) {
         guard let output = to else { return }
-        let follower = Transform<Inner, Inner>()
+        let follower = makeFollower()
         follower.name = "flatten.inner"
         let previous = edgeLock.withLock { () -> Transform<Inner, Inner>? in
             defer { inner = follower }
@@ -42,11 +52,13 @@ final class FlattenTransform<Inner: Sendable>: Transform<Node<Inner>, Inner>, @u
 extension Node {
     /// For a node of nodes: a node that always follows the latest inner node (`flatten`). An empty inner node
     /// empties the result.
+    @inlinable
     public final func flatten<Inner: Sendable>() -> Node<Inner> where Value == Node<Inner> {
         derive("flatten", FlattenTransform<Inner>())
     }
 
     /// `map(transform).flatten()` (`flattenMap:`): each value picks the node to follow next.
+    @inlinable
     public final func flattenMap<Inner: Sendable>(
         _ transform: @escaping @Sendable (Value) -> Node<Inner>
     ) -> Node<Inner> {

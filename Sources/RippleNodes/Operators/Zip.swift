@@ -6,8 +6,9 @@ import RippleCore
 /// `@unchecked Sendable`: `queues` and `stopped` are only touched under `lock`.
 final class ZipGroup<Output: Sendable>: @unchecked Sendable {
     private let lock = Lock()
-    private var queues: [Deque<any Sendable>]
-    private var stopped = false
+    // Guarded by `lock`, which already makes every access exclusive: the dynamic exclusivity checks are turned off.
+    @exclusivity(unchecked) private var queues: [Deque<any Sendable>]
+    @exclusivity(unchecked) private var stopped = false
     let assemble: PackAssembler<Output>
 
     init(count: Int, assemble: @escaping PackAssembler<Output>) {
@@ -15,15 +16,24 @@ final class ZipGroup<Output: Sendable>: @unchecked Sendable {
         self.assemble = assemble
     }
 
-    /// Queues input `index`'s value; returns the next tuple once every input has a value waiting.
-    func update(_ value: any Sendable, at index: Int) -> Output? {
+    /// Queues input `index`'s value; once every input has a value waiting, writes the next tuple to `output`
+    /// (uninitialised) and returns true. An out-parameter rather than an `Output?`, as in `CombineGroup`.
+    func update(_ value: any Sendable, at index: Int, into output: UnsafeMutablePointer<Output>) -> Bool {
         // The tuple is built under the lock, taking each queue's first value (our code, not the user's): no
         // snapshot array per update.
         lock.withLock {
-            if stopped { return nil }
+            if stopped { return false }
             queues[index].append(value)
-            guard queues.allSatisfy({ !$0.isEmpty }) else { return nil }
-            return assemble { queues[$0].removeFirst() }
+            guard queues.allSatisfy({ !$0.isEmpty }) else { return false }
+            // The first value of every queue, moved to the stack so the assembler reads them in place.
+            let count = queues.count
+            withUnsafeTemporaryAllocation(of: (any Sendable).self, capacity: count) { firsts in
+                let first = firsts.baseAddress.unsafelyUnwrapped
+                for index in 0..<count { (first + index).initialize(to: queues[index].removeFirst()) }
+                assemble({ UnsafePointer(first + $0) }, output)
+                first.deinitialize(count: count)
+            }
+            return true
         }
     }
 
@@ -46,8 +56,11 @@ final class ZipTransform<Input: Sendable, Output: Sendable>: Transform<Input, Ou
     }
 
     override func next(_ value: Input, senders: SenderList, context: (any Sendable)?) {
-        if let zipped = group.update(value, at: index) {
-            emit(zipped, senders: senders, context: context)
+        withUnsafeTemporaryAllocation(of: Output.self, capacity: 1) { buffer in
+            let zipped = buffer.baseAddress.unsafelyUnwrapped
+            if group.update(value, at: index, into: zipped) {
+                emit(zipped.move(), senders: senders, context: context)
+            }
         }
     }
 
@@ -71,8 +84,8 @@ extension Node where Value == Void {
 func zipNodes<each Input: Sendable>(_ nodes: repeat Node<each Input>) -> Node<(repeat each Input)> {
     var count = 0
     for _ in repeat each nodes { count += 1 }
-    let group = ZipGroup<(repeat each Input)>(count: count) { value in
-        assemblePack(value, as: repeat (each Input).self)
+    let group = ZipGroup<(repeat each Input)>(count: count) { value, output in
+        assemblePack(value, into: UnsafeMutableRawPointer(output), as: repeat (each Input).self)
     }
     let output = MutableNode<(repeat each Input)>(storage: nil, mutable: false)
     output.name = "zip"
