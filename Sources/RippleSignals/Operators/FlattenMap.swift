@@ -17,6 +17,12 @@ extension Signal {
             let outer = subscribe(Subscriber(
                 value: { value in
                     let inner = transform(value)
+                    if let just = inner.justValue {
+                        // Sends and completes at once: no member to enter or leave, nothing to subscribe. After
+                        // disposal `downstream` is closed (before its cleanup disposes the group) and drops it.
+                        downstream.send(just)
+                        return
+                    }
                     guard let id = group.enter() else { return }
                     let disposer = inner.attach(value: send, error: sendError, complete: { group.leave(id) })
                     group.store(disposer, for: id)

@@ -32,7 +32,7 @@ public final class Disposer: Cancellable, @unchecked Sendable {
     /// One shared disposer with nothing to release, for internal sources that hold no resources: it is only ever
     /// handed to a subscriber or an operator as a cleanup, never returned to a caller, so its shared `isDisposed`
     /// is never observed.
-    static let nothing = Disposer()
+    @usableFromInline static let nothing = Disposer()
 
     /// Runs the cleanup, once. Later calls, from any thread, do nothing.
     public func dispose() {
