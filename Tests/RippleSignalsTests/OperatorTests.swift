@@ -216,6 +216,30 @@ struct OperatorTests {
         #expect(pending[1].disposals == 1)
     }
 
+    // A `just` inner is delivered inline (no member of the completion group): the result still completes with the
+    // source, and a value the source sends after disposal reaches nobody.
+    @Test("flattenMap over just inners: values in order, completes with the source, nothing after disposal")
+    func flattenMapJustInners() {
+        let source = ManualSource<Int, TestError>()
+        let recorder = Recorder<Event<Int>>()
+        let disposer = source.signal.flattenMap { Signal.just($0 * 10) }.record(into: recorder)
+        source.send(1)
+        source.send(2)
+        #expect(recorder.values == [.value(10), .value(20)])
+        source.sendComplete()
+        #expect(recorder.values == [.value(10), .value(20), .complete])
+
+        let other = ManualSource<Int, TestError>()
+        let late = Recorder<Event<Int>>()
+        let otherDisposer = other.signal.flattenMap { Signal.just($0) }.record(into: late)
+        other.send(1)
+        otherDisposer.dispose()
+        other.send(2)
+        #expect(late.values == [.value(1)])
+        #expect(other.disposals == 1)
+        disposer.dispose()
+    }
+
     @Test("disposing a flattenMap disposes its pending inners once; a late inner completion does nothing")
     func flattenMapDisposeThenLateCompletion() {
         let source = ManualSource<Int, TestError>()

@@ -10,21 +10,28 @@ extension Signal {
     ) -> Signal<Output, Failure> {
         Signal<Output, Failure> { downstream in
             let group = CompletionGroup<Output, Failure>(downstream: downstream)
-            // Made once per subscription, not per inner signal. `downstream` serialises what the inner signals send
-            // from any thread, so they are attached with raw callbacks: a `just` needs no subscriber of its own.
-            let send: @Sendable (Output) -> Void = { downstream.send($0) }
+            // `downstream` serialises what the inner signals send from any thread, so they are attached with raw
+            // callbacks. `sendError` is shared with the source; the value callback is made per subscribed inner
+            // signal, so a subscription whose inners are all `just` (delivered inline) never makes it.
             let sendError: @Sendable (Failure) -> Void = { downstream.sendError($0) }
             let outer = subscribe(Subscriber(
                 value: { value in
                     let inner = transform(value)
+                    if let just = inner.justValue {
+                        // Sends and completes at once: no member to enter or leave, nothing to subscribe. After
+                        // disposal `downstream` is closed (before its cleanup disposes the group) and drops it.
+                        downstream.send(just)
+                        return
+                    }
                     guard let id = group.enter() else { return }
-                    let disposer = inner.attach(value: send, error: sendError, complete: { group.leave(id) })
+                    let disposer = inner.attach(value: { downstream.send($0) }, error: sendError,
+                                                complete: { group.leave(id) })
                     group.store(disposer, for: id)
                 },
                 error: sendError,
                 complete: { group.leave(CompletionGroup<Output, Failure>.sourceID) }))
             group.store(outer, for: CompletionGroup<Output, Failure>.sourceID)
-            return Disposer { group.disposeAll() }
+            return Disposer(resource: group)
         }
     }
 }

@@ -4,17 +4,20 @@ import RippleCore
 /// one leaves. Member ``sourceID`` is registered from the start; ``enter()`` adds more.
 ///
 /// Members live in reusable slots (an id is a slot index) rather than hashed sets: flattenMap enters and leaves once
-/// per inner signal, and hashing dominated its per-value cost. A slot is reused only after its member left, and
+/// per inner signal, and hashing dominated its per-value cost. The source member has a slot of its own outside the
+/// array, so a group whose inner signals never need one (flattenMap over `just`) allocates no array. A slot is reused only after its member left, and
 /// every `enter` is followed by that member's `store` before the next `enter` (both run in one serial callback),
 /// so a late `store` never lands on another member's slot. `@unchecked Sendable`: the mutable state is guarded by
 /// `lock`.
-final class CompletionGroup<Output: Sendable, Failure: Error>: @unchecked Sendable {
+final class CompletionGroup<Output: Sendable, Failure: Error>: DisposableResource, @unchecked Sendable {
     static var sourceID: Int { 0 }
 
     private let downstream: Subscriber<Output, Failure>
     private let lock = RawLock()
     // Guarded by `lock`, which already excludes concurrent access: no dynamic exclusivity checks needed.
-    @exclusivity(unchecked) private var slots: [CompletionSlot] = [.active(nil)]
+    @exclusivity(unchecked) private var sourceSlot = CompletionSlot.active(nil)
+    /// Member `id` (other than the source) lives at `slots[id - 1]`.
+    @exclusivity(unchecked) private var slots: [CompletionSlot] = []
     @exclusivity(unchecked) private var freeSlots: [Int] = []
     @exclusivity(unchecked) private var activeCount = 1
     @exclusivity(unchecked) private var disposed = false
@@ -30,11 +33,25 @@ final class CompletionGroup<Output: Sendable, Failure: Error>: @unchecked Sendab
         guard !disposed else { return nil }
         activeCount += 1
         if let id = freeSlots.popLast() {
-            slots[id] = .active(nil)
+            slots[id - 1] = .active(nil)
             return id
         }
         slots.append(.active(nil))
-        return slots.count - 1
+        return slots.count
+    }
+
+    /// Called with `lock` held.
+    private func slot(_ id: Int) -> CompletionSlot {
+        id == Self.sourceID ? sourceSlot : slots[id - 1]
+    }
+
+    /// Called with `lock` held.
+    private func setSlot(_ id: Int, to slot: CompletionSlot) {
+        if id == Self.sourceID {
+            sourceSlot = slot
+        } else {
+            slots[id - 1] = slot
+        }
     }
 
     /// Keeps `disposer` for member `id` while it is active; disposes it at once if the group was disposed.
@@ -45,38 +62,46 @@ final class CompletionGroup<Output: Sendable, Failure: Error>: @unchecked Sendab
             disposer.dispose()
             return
         }
-        if case .active = slots[id] {
-            slots[id] = .active(disposer)
+        if case .active = slot(id) {
+            setSlot(id, to: .active(disposer))
         }
         lock.unlock()
     }
 
     func leave(_ id: Int) {
         lock.lock()
-        // After `disposeAll` the slots are gone and nothing may complete the downstream.
-        guard !disposed, case .active = slots[id] else {
+        // After `dispose` the slots are gone and nothing may complete the downstream.
+        guard !disposed, case .active = slot(id) else {
             lock.unlock()
             return
         }
-        slots[id] = .free
-        freeSlots.append(id)
+        setSlot(id, to: .free)
+        if id != Self.sourceID {
+            freeSlots.append(id)
+        }
         activeCount -= 1
         let done = activeCount == 0 && !disposed
         lock.unlock()
         if done { downstream.sendComplete() }
     }
 
-    func disposeAll() {
+    /// Only disposal closes a group, and its ``Disposer`` tracks that itself.
+    var isClosed: Bool { false }
+
+    func dispose() {
         lock.lock()
         disposed = true
-        var taken: [Disposer] = []
-        for slot in slots {
-            if case .active(let disposer?) = slot { taken.append(disposer) }
-        }
+        // Moved out rather than copied into a new array of disposers: disposing allocates nothing.
+        let source = sourceSlot
+        let members = slots
+        sourceSlot = .free
         slots = []
         freeSlots = []
         lock.unlock()
-        for disposer in taken { disposer.dispose() }
+        if case .active(let disposer?) = source { disposer.dispose() }
+        for slot in members {
+            if case .active(let disposer?) = slot { disposer.dispose() }
+        }
     }
 }
 

@@ -10,7 +10,7 @@ public final class Disposer: Cancellable, @unchecked Sendable {
     // `subscription` is immutable. No lock: a disposer is made per subscription.
     private let disposed = Atomic<Bool>(false)
     private var action: (@Sendable () -> Void)?
-    private let subscription: SubscriptionCore?
+    private let subscription: (any DisposableResource)?
     private let isSubscriptionHandle: Bool
 
     /// A disposer that runs `action` the first time it is disposed.
@@ -26,13 +26,19 @@ public final class Disposer: Cancellable, @unchecked Sendable {
         isSubscriptionHandle = true
     }
 
+    /// A disposer that disposes `resource`, an operator's per-subscription state, without a closure around it.
+    init(resource: some DisposableResource) {
+        subscription = resource
+        isSubscriptionHandle = true
+    }
+
     /// A disposer with nothing to release.
     public static var empty: Disposer { Disposer() }
 
     /// One shared disposer with nothing to release, for internal sources that hold no resources: it is only ever
     /// handed to a subscriber or an operator as a cleanup, never returned to a caller, so its shared `isDisposed`
     /// is never observed.
-    static let nothing = Disposer()
+    @usableFromInline static let nothing = Disposer()
 
     /// Runs the cleanup, once. Later calls, from any thread, do nothing.
     public func dispose() {
@@ -64,3 +70,13 @@ public final class Disposer: Cancellable, @unchecked Sendable {
         isDisposed
     }
 }
+
+/// Something a ``Disposer`` can end directly, saving the closure (and its allocation) that `Disposer { … }` needs.
+/// `dispose()` must be idempotent and thread-safe.
+protocol DisposableResource: AnyObject, Sendable {
+    func dispose()
+    /// True once events sent now would be ignored (a subscription's terminal event), besides disposal.
+    var isClosed: Bool { get }
+}
+
+extension SubscriptionCore: DisposableResource {}

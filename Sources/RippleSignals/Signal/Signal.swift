@@ -15,14 +15,17 @@ import RippleCore
 /// disposer.dispose()
 /// ```
 public struct Signal<Value: Sendable, Failure: Error>: Sendable {
-    // Exactly one of `action` and `fused` is set. (Two optionals rather than an enum: Swift 6.3 crashes mangling
-    // a pack element archetype when `subscribeEach` iterates a pack of signals holding an enum.)
+    // Exactly one of `action`, `fused` and `justValue` is set. (Optionals rather than an enum: Swift 6.3 crashes
+    // mangling a pack element archetype when `subscribeEach` iterates a pack of signals holding an enum.)
     /// What subscribing runs, unless `fused` is set.
     @usableFromInline let action: (@Sendable (Subscriber<Value, Failure>) -> Disposer)?
     /// Set for map, filter and just (see ``fused(_:)``): subscribes with raw callbacks, which it calls following
     /// the grammar (values one at a time, never concurrently, then at most one terminal event) — through the head
     /// subscriber of a map/filter chain, or by construction (just).
     @usableFromInline let fused: Fused?
+    /// Set for `just`: the value is stored in the signal itself rather than captured by a closure, so making a
+    /// `just` allocates nothing, and flattenMap delivers it inline without subscribing to it.
+    @usableFromInline let justValue: Value?
 
     /// Subscribes with raw callbacks: `value` gets this signal's values, `error` and `complete` its terminal events.
     @usableFromInline typealias Fused = @Sendable (_ value: @escaping @Sendable (Value) -> Void,
@@ -33,7 +36,7 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     /// are already one at a time, never re-entrant, so the subscriber can skip its own queue (see
     /// `Subscriber.isFedSerially`).
     @usableFromInline var deliversSerially: Bool {
-        fused != nil
+        action == nil
     }
 
     /// Creates a signal whose `action` runs once per subscription.
@@ -44,12 +47,22 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     public init(_ action: @escaping @Sendable (Subscriber<Value, Failure>) -> Disposer) {
         self.action = action
         fused = nil
+        justValue = nil
     }
 
     @usableFromInline
     init(fused: @escaping Fused) {
         action = nil
         self.fused = fused
+        justValue = nil
+    }
+
+    /// A signal that sends `value` on the subscribing thread, then completes (see ``just(_:)``).
+    @usableFromInline
+    init(justValue value: Value) {
+        action = nil
+        fused = nil
+        justValue = value
     }
 
     /// For map and filter, which only transform or drop values and pass terminal events through unchanged.
@@ -71,6 +84,12 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
         if let fused {
             return fused(value, error, complete)
         }
+        if let justValue {
+            // One value, then completion, on the subscribing thread: the grammar holds by construction.
+            value(justValue)
+            complete()
+            return .nothing
+        }
         return subscribe(Subscriber(value: value, error: error, complete: complete, isFedSerially: false))
     }
 
@@ -81,12 +100,25 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     /// signal), as in GYSignal, and never because of a forgotten handle.
     @usableFromInline
     func subscribe(_ subscriber: Subscriber<Value, Failure>) -> Disposer {
-        let cleanup = if let fused {
+        // `action` first, and `justValue` last: reading a `Value?` in unspecialised code costs a metadata lookup,
+        // which an action-made signal (the common case here) should not pay.
+        let cleanup = if let action {
+            action(subscriber)
+        } else if let fused {
             fused({ subscriber.send($0) }, { subscriber.sendError($0) }, { subscriber.sendComplete() })
+        } else if let justValue {
+            Self.sendJust(justValue, to: subscriber)
         } else {
-            action?(subscriber) ?? .empty
+            Disposer.nothing
         }
         subscriber.attach(cleanup)
         return Disposer(subscription: subscriber.core)
+    }
+
+    /// Subscribing to a `just`: its value, then completion.
+    private static func sendJust(_ value: Value, to subscriber: Subscriber<Value, Failure>) -> Disposer {
+        subscriber.send(value)
+        subscriber.sendComplete()
+        return .nothing
     }
 }
