@@ -1,7 +1,7 @@
 /// A cancellable that runs a closure the first time it is cancelled, and never again.
 ///
 /// `@unchecked Sendable`: `action` is read and written only under `lock` (both inline, so a cancellable is one object
-/// plus its mutex and the closure's context).
+/// plus the closure's context).
 public final class ClosureCancellable: Cancellable, @unchecked Sendable {
     private let lock = RawLock()
     @exclusivity(unchecked) private var action: (@Sendable () -> Void)?

@@ -1,7 +1,7 @@
 /// A value that is only ever touched under a lock.
 ///
 /// `@unchecked Sendable`: `state` is read and written only inside `withLock`, under `lock`. The lock is a
-/// ``RawLock`` stored inline, so a `Locked` costs one object (plus the mutex) rather than two.
+/// ``RawLock`` stored inline, so a `Locked` costs one object rather than two.
 package final class Locked<State>: @unchecked Sendable {
     @usableFromInline let lock = RawLock()
     @usableFromInline @exclusivity(unchecked) var state: State
