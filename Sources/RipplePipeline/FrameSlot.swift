@@ -28,7 +28,7 @@ final class FrameSlot<P: Packet>: @unchecked Sendable {
     }
 }
 
-/// A frame a port's route keeps for one chain; whoever holds its bit in ``RouteSlot/readers`` uses it, so it needs
+/// A frame a port's route keeps for one chain; whoever holds its bit in the port's reader count uses it, so it needs
 /// no flag of its own.
 ///
 /// `@unchecked Sendable`: `head` is touched only by the emit holding the frame's bit; the atomic update that hands the

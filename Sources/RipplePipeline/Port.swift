@@ -14,13 +14,13 @@ import RippleCore
 /// (each receives every packet, in the order the port was added to them). The plumber keeps its ports alive; a port
 /// holds its plumbers weakly, so a freed plumber simply stops receiving.
 ///
-/// `@unchecked Sendable`: the wiring list is only touched under `ObjectList`'s lock, the route is `RouteSlot`'s.
+/// `@unchecked Sendable`: the wiring list is only touched under `ObjectList`'s lock, the route is a `PublishedSnapshot`.
 open class Port<P: Packet>: @unchecked Sendable {
     // Cores, not plumbers: a freed plumber shuts its core down; the port skips it and prunes it on the next wiring.
     // Each entry is a `PlumberCore<P>`.
     let plumbers = ObjectList()
     /// What `emit` runs: the wired plumbers' current chains.
-    @usableFromInline let route = RouteSlot()
+    @usableFromInline let route = PublishedSnapshot<Route>(readerUnit: Route.readerUnit)
 
     public init() {
         portCounter.increment()
@@ -39,8 +39,8 @@ open class Port<P: Packet>: @unchecked Sendable {
     public final func emit(_ packet: P, portNumber: Int) -> Bool {
         var stamped = packet
         stamped.portNumber = portNumber
-        // The route is borrowed, not retained, and read without a lock (see `RouteSlot`); it keeps its chains alive.
-        let claim = route.enter()
+        // The route is borrowed, not retained, and read without a lock (see `enterClaimingFrame()`); it keeps its chains alive.
+        let claim = route.enterClaimingFrame()
         defer { route.leave(claim) }
         guard let current = claim.route else { return false }
         return current._withUnsafeGuaranteedRef { current in
@@ -63,7 +63,7 @@ open class Port<P: Packet>: @unchecked Sendable {
         for index in route.chains.indices {
             let chain = unsafeDowncast(route.chains[index], to: Chain<P>.self)
             if let frame = claim.frame {
-                route.frameRefs[index &* RouteSlot.frameCount &+ frame]._withUnsafeGuaranteedRef { frame in
+                route.frameRefs[index &* Route.frameCount &+ frame]._withUnsafeGuaranteedRef { frame in
                     chain.run(packet, in: unsafeDowncast(frame, to: FrameHead<P>.self))
                 }
             } else {
@@ -93,12 +93,15 @@ open class Port<P: Packet>: @unchecked Sendable {
     }
 
     /// Publishes the current chains of the wired plumbers; called after the wiring or one of their chains changed.
-    /// Reading the chains inside `republish` orders concurrent calls: the last one reads the newest chains.
+    /// Reading the chains inside `replace` orders concurrent calls: the last one reads the newest chains.
     func reroute() {
-        route.republish {
+        let garbage = route.replace {
             let chains: [AnyObject] = wiredPlumbers.compactMap { $0.currentChain }
             return chains.isEmpty ? nil : Route(chains: chains) { FrameHead<P>() }
         }
+        // A route may hold the last reference to a chain, whose stages and handlers are user code: released here,
+        // outside the lock.
+        withExtendedLifetime(garbage) {}
     }
 }
 

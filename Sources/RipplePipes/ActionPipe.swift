@@ -72,15 +72,18 @@ public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
         StatefulActionPipe(pipe: self, state: state)
     }
 
-    /// Builds and publishes the plan of this pipe's chain, for a call that found none (`core.enter()` returned nil)
-    /// and is counted as a reader of `core`, so the plan stays alive until it leaves.
+    /// Builds and publishes the plan of this pipe's chain, for a call that found none (`core.plan.enter()` returned
+    /// nil) and is counted as a reader of `core.plan`, so the plan stays alive until it leaves.
     @usableFromInline
     func publishPlan() -> Unmanaged<CallPlan> {
         pipeGraphLock.withLock {
-            if let raw = core.published.load(ordering: .sequentiallyConsistent) {
-                return Unmanaged.fromOpaque(raw)
+            if let published = core.plan.loadPublished() {
+                return published
             }
-            return core.publish(currentChain.callPlan())
+            let built = currentChain.callPlan()
+            // Nothing was published, so nothing is replaced: no garbage to release.
+            _ = core.plan.replace { built }
+            return Unmanaged.passUnretained(built)
         }
     }
 

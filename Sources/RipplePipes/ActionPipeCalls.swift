@@ -1,12 +1,14 @@
+import RippleCore
+
 /// How a call runs along the chain. The synchronous path is `@inlinable` so that it is specialised for the key's
 /// types where it is called: no generic metadata lookups and no allocation per call.
 extension ActionPipe {
-    @inlinable
+    @inlinable @inline(__always)
     func perform<each Argument, Result>(slot: Int, state: ActionState?,
                                         _ arguments: repeat each Argument) -> Result? {
-        // Counted as a reader of the pipe's core, the call borrows the published plan: no lock, no retain.
-        let plan = core.enter() ?? publishPlan()
-        defer { core.leave() }
+        // Counted as a reader of the pipe's plan, the call borrows the published plan: no lock, no retain.
+        let plan = core.plan.enter() ?? publishPlan()
+        defer { core.plan.leave() }
         guard let registrations = plan._withUnsafeGuaranteedRef({ $0.registrations(for: slot) }) else { return nil }
         // The frame lives on this stack; a process kept beyond the call gets a heap copy when the call ends.
         var frame = CallFrame<repeat each Argument, Result>(arguments: (repeat each arguments))
@@ -103,10 +105,10 @@ extension ActionPipe {
     func performAsync<each Argument, Result>(slot: Int, state: ActionState?,
                                              _ arguments: repeat each Argument) async -> Result? {
         // An async call keeps its own references rather than staying counted as a reader across its awaits.
-        let plan = core.enter() ?? publishPlan()
+        let plan = core.plan.enter() ?? publishPlan()
         let borrowed = plan._withUnsafeGuaranteedRef { $0.registrations(for: slot) }
         let registrations = borrowed.map { ContiguousArray($0.lazy.map { $0.takeUnretainedValue() }) }
-        core.leave()
+        core.plan.leave()
         guard let registrations else { return nil }
         let box = FrameBox<repeat each Argument, Result>(CallFrame(arguments: (repeat each arguments)))
         let process = ActionProcess(

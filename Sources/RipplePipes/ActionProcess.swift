@@ -32,7 +32,7 @@ public final class ActionProcess: @unchecked Sendable {
     @TaskLocal static var taskCurrent: ActionProcess?
 
     /// Guards every `var` below while the process is shared (see the type's comment).
-    @usableFromInline let lock = ProcessLock()
+    @usableFromInline let lock = RawLock()
     /// Guarded by `lock`.
     @exclusivity(unchecked) var storedTuple = PipeTuple()
     /// Guarded by `lock`. Whether `storedTuple` was written during the call, so the end of a call, inlined into the

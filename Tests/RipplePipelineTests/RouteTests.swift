@@ -2,7 +2,7 @@ import RipplePipeline
 import RippleTesting
 import Testing
 
-/// A port runs the chains it was last handed (see `RouteSlot`): every change of wiring, stages, handlers or a
+/// A port runs the chains it was last handed (see `Route`): every change of wiring, stages, handlers or a
 /// plumber's lifetime must reach it before the call that made the change returns.
 @Suite("Port routes", .timeLimit(.minutes(10)))
 struct RouteTests {

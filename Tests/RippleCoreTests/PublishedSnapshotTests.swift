@@ -1,0 +1,119 @@
+import Dispatch
+import RippleCore
+import Testing
+
+@Suite("PublishedSnapshot: lock-free reads, retirement while borrowed")
+struct PublishedSnapshotTests {
+    final class Snapshot: Sendable {
+        let number: Int
+        init(_ number: Int) { self.number = number }
+    }
+
+    final class Owner: @unchecked Sendable {
+        let slot: PublishedSnapshot<Snapshot>
+        init(readerUnit: Int = 1) { slot = PublishedSnapshot(readerUnit: readerUnit) }
+    }
+
+    @Test func aReaderSeesWhatWasPublishedAndNothingBefore() {
+        let owner = Owner()
+        #expect(owner.slot.enter() == nil)
+        owner.slot.leave()
+        #expect(owner.slot.replace { Snapshot(1) }.isEmpty, "nothing was published before")
+        let seen = owner.slot.enter()
+        #expect(seen?.takeUnretainedValue().number == 1)
+        owner.slot.leave()
+    }
+
+    @Test func aReplacedSnapshotNobodyReadsIsHandedBackAtOnce() {
+        let owner = Owner()
+        _ = owner.slot.replace { Snapshot(1) }
+        let garbage = owner.slot.replace { Snapshot(2) }
+        #expect(garbage.map(\.number) == [1])
+    }
+
+    @Test func aSnapshotReplacedWhileBorrowedLivesUntilTheLastReaderLeaves() {
+        let owner = Owner()
+        weak var first: Snapshot?
+        do {
+            let made = Snapshot(1)
+            first = made
+            _ = owner.slot.replace { made }
+        }
+        let borrowed = owner.slot.enter()
+        _ = owner.slot.enter()   // a second reader
+        #expect(owner.slot.replace { Snapshot(2) }.isEmpty, "retired, not handed back: readers borrow it")
+        #expect(first != nil)
+        #expect(borrowed?.takeUnretainedValue().number == 1)
+        owner.slot.leave()
+        #expect(first != nil, "one reader still borrows it")
+        owner.slot.leave()
+        #expect(first == nil, "the last reader released it")
+        #expect(owner.slot.enter()?.takeUnretainedValue().number == 2)
+        owner.slot.leave()
+    }
+
+    @Test func theOwnersLowBitsDoNotCountAsReaders() {
+        let owner = Owner(readerUnit: 4)
+        weak var first: Snapshot?
+        do {
+            let made = Snapshot(1)
+            first = made
+            _ = owner.slot.replace { made }
+        }
+        // A reader that also claims bit 1 below the unit, as RipplePipeline claims a frame.
+        owner.slot.readers.wrappingAdd(4 + 1, ordering: .sequentiallyConsistent)
+        #expect(owner.slot.loadPublished()?.takeUnretainedValue().number == 1)
+        #expect(owner.slot.replace { nil }.isEmpty)
+        owner.slot.leave(subtracting: 4 + 1)
+        #expect(first == nil)
+        #expect(owner.slot.readers.load(ordering: .sequentiallyConsistent) == 0)
+    }
+
+    @Test func freeingTheOwnerReleasesThePublishedSnapshot() {
+        weak var published: Snapshot?
+        do {
+            let owner = Owner()
+            let made = Snapshot(1)
+            published = made
+            _ = owner.slot.replace { made }
+        }
+        #expect(published == nil)
+    }
+
+    @Test func concurrentReadersAndReplacersNeitherLeakNorReadAFreedSnapshot() {
+        final class Tracked: Sendable {
+            let live: Locked<Int>
+            let number: Int
+            init(_ number: Int, live: Locked<Int>) {
+                self.number = number
+                self.live = live
+                live.withLock { $0 += 1 }
+            }
+            deinit { live.withLock { $0 -= 1 } }
+        }
+        let live = Locked(0)
+        let reads = Locked(0)
+        let slot = LockedSlot()
+        _ = slot.snapshots.replace { Tracked(0, live: live) }
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            for round in 1...5_000 {
+                if worker == 0 {
+                    _ = slot.snapshots.replace { Tracked(round, live: live) }
+                } else {
+                    // Reading a freed snapshot would trip the address and thread sanitizers in CI.
+                    let number = slot.snapshots.enter()?.takeUnretainedValue().number
+                    slot.snapshots.leave()
+                    if number != nil { reads.withLock { $0 += 1 } }
+                }
+            }
+        }
+        #expect(reads.value == 3 * 5_000, "a snapshot was published all along")
+        #expect(live.value == 1, "only the published snapshot is alive: every retired one was released")
+        _ = slot.snapshots.replace { nil }
+        #expect(live.value == 0)
+
+        final class LockedSlot: @unchecked Sendable {
+            let snapshots = PublishedSnapshot<Tracked>()
+        }
+    }
+}
