@@ -2,12 +2,10 @@
 ///
 /// `@unchecked Sendable`: `state` is read and written only inside `withLock`, under `lock`. The lock is a
 /// ``RawLock`` stored inline, so a `Locked` costs one object rather than two.
-@usableFromInline
 package final class Locked<State>: @unchecked Sendable {
     @usableFromInline let lock = RawLock()
     @usableFromInline @exclusivity(unchecked) var state: State
 
-    @inlinable
     package init(_ state: State) {
         self.state = state
     }

@@ -28,7 +28,7 @@ package struct PublishedSnapshot<Snapshot: AnyObject>: ~Copyable, @unchecked Sen
     @usableFromInline let hasRetired = Atomic<Bool>(false)
     @usableFromInline let readerUnit: Int
     /// Snapshots replaced while readers borrowed them (an object of its own: the struct itself is immutable).
-    @usableFromInline let retired = Locked<[Snapshot]>([])
+    private let retired = Locked<[Snapshot]>([])
 
     /// - Parameter readerUnit: a power of two; the bits below it in ``readers`` are the owner's.
     package init(readerUnit: Int = 1) {
@@ -98,9 +98,7 @@ package struct PublishedSnapshot<Snapshot: AnyObject>: ~Copyable, @unchecked Sen
         }
     }
 
-    /// Inlinable (and never inlined) so the reader's path calls a copy specialised for `Snapshot`, with no generic
-    /// metadata lookup before the call.
-    @inlinable @inline(never)
+    @usableFromInline
     func releaseRetired() {
         let garbage = retired.withLock { retired in
             var garbage: [Snapshot] = []
@@ -114,8 +112,7 @@ package struct PublishedSnapshot<Snapshot: AnyObject>: ~Copyable, @unchecked Sen
     }
 
     /// Call under `retired`'s lock with no reader counted.
-    @inlinable
-    func takeRetired(_ retired: inout [Snapshot], into garbage: inout [Snapshot]) {
+    private func takeRetired(_ retired: inout [Snapshot], into garbage: inout [Snapshot]) {
         garbage.append(contentsOf: retired)
         retired = []
         hasRetired.store(false, ordering: .sequentiallyConsistent)

@@ -14,13 +14,13 @@ import RippleCore
 /// (each receives every packet, in the order the port was added to them). The plumber keeps its ports alive; a port
 /// holds its plumbers weakly, so a freed plumber simply stops receiving.
 ///
-/// `@unchecked Sendable`: the wiring list is only touched under `ObjectList`'s lock, the route is a `PublishedSnapshot`.
+/// `@unchecked Sendable`: the wiring list is only touched under `ObjectList`'s lock, the route is a `RouteSlot`.
 open class Port<P: Packet>: @unchecked Sendable {
     // Cores, not plumbers: a freed plumber shuts its core down; the port skips it and prunes it on the next wiring.
     // Each entry is a `PlumberCore<P>`.
     let plumbers = ObjectList()
     /// What `emit` runs: the wired plumbers' current chains.
-    @usableFromInline let route = PublishedSnapshot<Route>(readerUnit: Route.readerUnit)
+    @usableFromInline let route = RouteSlot()
 
     public init() {
         portCounter.increment()
@@ -40,8 +40,8 @@ open class Port<P: Packet>: @unchecked Sendable {
         var stamped = packet
         stamped.portNumber = portNumber
         // The route is borrowed, not retained, and read without a lock (see `enterClaimingFrame()`); it keeps its chains alive.
-        let claim = route.enterClaimingFrame()
-        defer { route.leave(claim) }
+        let claim = route.snapshot.enterClaimingFrame()
+        defer { route.snapshot.leave(claim) }
         guard let current = claim.route else { return false }
         return current._withUnsafeGuaranteedRef { current in
             // The usual case inline: one plumber and a free frame.
@@ -95,7 +95,7 @@ open class Port<P: Packet>: @unchecked Sendable {
     /// Publishes the current chains of the wired plumbers; called after the wiring or one of their chains changed.
     /// Reading the chains inside `replace` orders concurrent calls: the last one reads the newest chains.
     func reroute() {
-        let garbage = route.replace {
+        let garbage = route.snapshot.replace {
             let chains: [AnyObject] = wiredPlumbers.compactMap { $0.currentChain }
             return chains.isEmpty ? nil : Route(chains: chains) { FrameHead<P>() }
         }
