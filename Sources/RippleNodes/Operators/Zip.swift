@@ -103,3 +103,44 @@ extension Node {
         zipNodes(self, other)
     }
 }
+
+/// Builds an n-ary operator's tuple from its inputs' type-erased values, into uninitialised memory: `element(i)`
+/// points at input `i`'s value (read in place: copying a boxed value out and destroying the copy costs two value
+/// witness calls per element).
+typealias PackAssembler<Output> = @Sendable (_ element: (Int) -> UnsafePointer<any Sendable>,
+                                             _ output: UnsafeMutablePointer<Output>) -> Void
+
+/// Rebuilds a tuple of pack elements from type-erased values, in order, straight into `output`: `value(i)` is
+/// element `i`. Element by element at the tuple's layout (each element at the next offset its alignment allows, as
+/// in a struct: Swift's documented tuple layout), since forming `(repeat each Element)` unspecialised looks up the
+/// tuple's metadata several times per call.
+func assemblePack<each Element>(_ value: (Int) -> UnsafePointer<any Sendable>, into output: UnsafeMutableRawPointer,
+                                 as types: repeat (each Element).Type) {
+    // Counters a nested function captures get a dynamic exclusivity check per access; unchecked class fields do
+    // not (the object never leaves this call).
+    let position = PackPosition()
+    func place<T>(_: T.Type) {
+        let alignment = MemoryLayout<T>.alignment
+        position.offset = (position.offset + alignment - 1) & ~(alignment - 1)
+        (output + position.offset).initializeMemory(as: T.self, to: unbox(value(position.index).pointee, as: T.self))
+        position.offset += MemoryLayout<T>.size
+        position.index += 1
+    }
+    repeat place((each Element).self)
+}
+
+/// `assemblePack`'s running element index and byte offset.
+private final class PackPosition {
+    @exclusivity(unchecked) var index = 0
+    @exclusivity(unchecked) var offset = 0
+}
+
+/// `boxed as! T`, without the runtime's general cast (~250 instructions) when the box holds exactly a `T`, as it does
+/// unless `T` is itself an existential (boxing an existential re-boxes its content).
+func unbox<T>(_ boxed: any Sendable, as _: T.Type) -> T {
+    func open<Content>(_ content: Content) -> T {
+        if Content.self == T.self { return unsafeBitCast(content, to: T.self) }
+        return content as! T
+    }
+    return _openExistential(boxed, do: open)
+}
