@@ -116,12 +116,10 @@ final class CombineInput<Input: Sendable, Output: Sendable>: Transform<Input, Ou
     /// Linking pushes the input's current value through here (the class's vtable rather than the thunk).
     @usableFromInline
     override func next(_ value: Input, senders: SenderList, context: (any Sendable)?) {
-        withUnsafeTemporaryAllocation(of: Output.self, capacity: 1) { buffer in
-            let combined = buffer.baseAddress.unsafelyUnwrapped
-            if state.update(value, index: index, offset: offset, into: combined) {
-                emit(combined.move(), senders: senders, context: context)
-            }
-        }
+        // Through the thunk, which runs specialised.
+        guard let output = to else { return }
+        push(Unmanaged.passUnretained(self), Unmanaged.passUnretained(output), value, senders, context)
+        extendLifetime(output)
     }
 
     override func fromDidChange() {
