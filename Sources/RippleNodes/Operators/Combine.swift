@@ -23,14 +23,14 @@ final class CombineState<Output: Sendable>: @unchecked Sendable {
     @inlinable
     init(count: Int) {
         self.count = count
-        latest = .allocate(byteCount: MemoryLayout<Output>.size, alignment: MemoryLayout<Output>.alignment)
-        isFilled = .allocate(capacity: count)
+        // One allocation: the tuple, then the flags.
+        latest = .allocate(byteCount: MemoryLayout<Output>.size + count, alignment: MemoryLayout<Output>.alignment)
+        isFilled = (latest + MemoryLayout<Output>.size).bindMemory(to: Bool.self, capacity: count)
         isFilled.initialize(repeating: false, count: count)
     }
 
     deinit {
         latest.deallocate()
-        isFilled.deallocate()
     }
 
     /// Records input `index`'s value (its element lives at byte `offset`); when no input is empty, copies the
