@@ -98,12 +98,15 @@ final class CombineInput<Input: Sendable, Output: Sendable>: Transform<Input, Ou
         self.index = index
         self.offset = offset
         super.init()
-        // Captured rather than read from the transform: captures are borrowed for the call, no retain per value.
-        push = { _, target, value, senders, context in
-            withUnsafeTemporaryAllocation(of: Output.self, capacity: 1) { buffer in
-                let combined = buffer.baseAddress.unsafelyUnwrapped
-                if state.update(value, index: index, offset: offset, into: combined) {
-                    emitValue(combined.move(), into: target, senders: senders, context: context)
+        // Nothing captured, so the thunk needs no context allocation; the fields are read from the borrowed edge.
+        push = { edge, target, value, senders, context in
+            edge._withUnsafeGuaranteedRef { object in
+                let input = unsafeDowncast(object, to: CombineInput<Input, Output>.self)
+                withUnsafeTemporaryAllocation(of: Output.self, capacity: 1) { buffer in
+                    let combined = buffer.baseAddress.unsafelyUnwrapped
+                    if input.state.update(value, index: input.index, offset: input.offset, into: combined) {
+                        emitValue(combined.move(), into: target, senders: senders, context: context)
+                    }
                 }
             }
         }

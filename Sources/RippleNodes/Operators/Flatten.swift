@@ -7,12 +7,17 @@ import RippleCore
 /// taken and pushed as linking would push it, and no link is made. Otherwise a pass-through follower links it into
 /// the output. Either way the previous follower is detached.
 ///
-/// `@unchecked Sendable`: `follower` is only touched under `edgeLock`; `select` is immutable.
+/// `@unchecked Sendable`: `follower` and `isFollowerLinked` are only touched under `edgeLock`; `select` is
+/// immutable.
 @usableFromInline
 final class FlattenTransform<Input: Sendable, Inner: Sendable>: Transform<Input, Inner>, @unchecked Sendable {
     @usableFromInline let select: @Sendable (Input) -> Node<Inner>
     /// The pass-through linking the current inner node into the output, if it needed one.
-    @usableFromInline @exclusivity(unchecked) var follower: Transform<Inner, Inner>?
+    @exclusivity(unchecked) private var follower: Transform<Inner, Inner>?
+    /// False while the thread that made `follower` is still linking it. Only that thread may touch a follower
+    /// until then (concurrent relinks of one transform can leave it in its `to`'s upstream list): whoever replaces
+    /// an unlinked-yet follower leaves it to that thread, which detaches it once it finds it replaced.
+    @exclusivity(unchecked) private var isFollowerLinked = true
 
     // Inlinable, so the push thunk is built where the types are concrete: taking an unreachable inner node's value
     // and pushing it into the output then run specialised in the client.
@@ -20,11 +25,12 @@ final class FlattenTransform<Input: Sendable, Inner: Sendable>: Transform<Input,
     init(select: @escaping @Sendable (Input) -> Node<Inner>) {
         self.select = select
         super.init()
-        // `select` captured rather than read from the transform: a captured closure is borrowed, no retain per value.
+        // Nothing captured, so the thunk needs no context allocation; `select` read from the borrowed transform
+        // costs no retain either (measured).
         push = { edge, target, value, senders, _ in
             edge._withUnsafeGuaranteedRef { object in
-                unsafeDowncast(object, to: FlattenTransform<Input, Inner>.self)
-                    .follow(select(value), into: target, senders: senders)
+                let transform = unsafeDowncast(object, to: FlattenTransform<Input, Inner>.self)
+                transform.follow(transform.select(value), into: target, senders: senders)
             }
         }
     }
@@ -58,11 +64,7 @@ final class FlattenTransform<Input: Sendable, Inner: Sendable>: Transform<Input,
                  follower: Transform<Inner, Inner>())
             return
         }
-        edgeLock.lock()
-        let previous = follower
-        follower = nil
-        edgeLock.unlock()
-        previous?.detach()
+        replaceFollower(with: nil)
         guard let value else {
             // An empty inner node empties the output, as linking it would.
             target._withUnsafeGuaranteedRef { unsafeDowncast($0, to: Node<Inner>.self).cleanStorage() }
@@ -79,21 +81,29 @@ final class FlattenTransform<Input: Sendable, Inner: Sendable>: Transform<Input,
     @usableFromInline
     final func link(_ inner: Node<Inner>, into output: Node<Inner>, follower newFollower: Transform<Inner, Inner>) {
         newFollower.name = "flatten.inner"
-        edgeLock.lock()
-        let previous = follower
-        follower = newFollower
-        edgeLock.unlock()
-        previous?.detach()
+        replaceFollower(with: newFollower)
         // An empty inner node empties the output; a non-empty one pushes its value as the link is made.
         if inner.isEmpty { output.cleanStorage() }
-        guard ObjectIdentifier(inner) != ObjectIdentifier(output) else { return }
-        output.connect(inner, through: newFollower)
-        // Another value may have switched the output while this one was linking: if the follower was replaced
-        // meanwhile, whoever replaced it may have detached it before it was linked, so unlink it here.
+        if ObjectIdentifier(inner) != ObjectIdentifier(output) { output.connect(inner, through: newFollower) }
         edgeLock.lock()
         let replaced = follower !== newFollower
+        if !replaced { isFollowerLinked = true }
         edgeLock.unlock()
+        // Another value switched the output while this one was linking, and left the follower to us.
         if replaced { newFollower.detach() }
+    }
+
+    /// Makes `newFollower` (not yet linked, or nil) the follower and detaches the previous one, unless the thread
+    /// that made it is still linking it.
+    @usableFromInline
+    final func replaceFollower(with newFollower: Transform<Inner, Inner>?) {
+        edgeLock.lock()
+        let previous = follower
+        let previousIsLinked = isFollowerLinked
+        follower = newFollower
+        isFollowerLinked = newFollower == nil
+        edgeLock.unlock()
+        if previousIsLinked { previous?.detach() }
     }
 
     override func toDidChange() {
@@ -105,11 +115,7 @@ final class FlattenTransform<Input: Sendable, Inner: Sendable>: Transform<Input,
     }
 
     private func detachFollower() {
-        edgeLock.lock()
-        let previous = follower
-        follower = nil
-        edgeLock.unlock()
-        previous?.detach()
+        replaceFollower(with: nil)
     }
 }
 

@@ -107,12 +107,15 @@ final class ZipInput<Input: Sendable, Output: Sendable>: Transform<Input, Output
         self.state = state
         self.queue = queue
         super.init()
-        // Captured rather than read from the transform: captures are borrowed for the call, no retain per value.
-        push = { _, target, value, senders, context in
-            withUnsafeTemporaryAllocation(of: Output.self, capacity: 1) { buffer in
-                let zipped = buffer.baseAddress.unsafelyUnwrapped
-                if state.update(value, on: queue, into: zipped) {
-                    emitValue(zipped.move(), into: target, senders: senders, context: context)
+        // Nothing captured, so the thunk needs no context allocation; the fields are read from the borrowed edge.
+        push = { edge, target, value, senders, context in
+            edge._withUnsafeGuaranteedRef { object in
+                let input = unsafeDowncast(object, to: ZipInput<Input, Output>.self)
+                withUnsafeTemporaryAllocation(of: Output.self, capacity: 1) { buffer in
+                    let zipped = buffer.baseAddress.unsafelyUnwrapped
+                    if input.state.update(value, on: input.queue, into: zipped) {
+                        emitValue(zipped.move(), into: target, senders: senders, context: context)
+                    }
                 }
             }
         }
