@@ -158,7 +158,7 @@ struct CombineBuilder<Output: Sendable> {
 }
 
 /// Where each element of a tuple lies: at the next offset its alignment allows, as in a struct (Swift's documented
-/// tuple layout; `CombineLayoutTests` checks it against `MemoryLayout.offset(of:)`).
+/// tuple layout; the mixed-alignment tests of `PackAssemblyTests` and `CombineSpecialisationTests` rely on it).
 @usableFromInline
 struct TupleLayout {
     @usableFromInline var count = 0
