@@ -1,51 +1,79 @@
 import RippleCore
 
-/// Builds an n-ary operator's tuple from its inputs' type-erased values, into uninitialised memory: `element(i)`
-/// points at input `i`'s value (read in place: copying a boxed value out and destroying the copy costs two value
-/// witness calls per element).
-typealias PackAssembler<Output> = @Sendable (_ element: (Int) -> UnsafePointer<any Sendable>,
-                                             _ output: UnsafeMutablePointer<Output>) -> Void
-
-/// The shared state of one `combine`: the latest value of every input.
+/// The shared state of one `combine`: the latest value of every input, kept where the output tuple keeps it.
 ///
-/// `@unchecked Sendable`: `latest`, `isFilled`, `filled` and `stopped` are only touched under `lock`.
-final class CombineGroup<Output: Sendable>: @unchecked Sendable {
-    private let lock = Lock()
-    // Guarded by `lock`, which already makes every access exclusive: the dynamic exclusivity checks (a thread-local
-    // look-up each, ~20 % of a combine update) are turned off.
-    /// Every input's latest value; an empty tuple until `isFilled` (not an optional: one less box to go through).
-    @exclusivity(unchecked) private var latest: [any Sendable]
-    @exclusivity(unchecked) private var isFilled: [Bool]
+/// Each input writes its own element in place, so an update copies one typed value in and, once every input has a
+/// value, the whole tuple out: no boxing, no per-element dispatch. The elements are destroyed by the inputs that
+/// wrote them (only they know their types), in their deinit.
+///
+/// `@unchecked Sendable`: the bytes behind `latest` and `isFilled`, `filled` and `stopped` are only touched under
+/// `lock`; `count` is immutable.
+@usableFromInline
+final class CombineState<Output: Sendable>: @unchecked Sendable {
+    @usableFromInline let lock = RawLock()
+    /// Room for one `Output`; element `i` is initialised exactly while `isFilled[i]`.
+    @usableFromInline let latest: UnsafeMutableRawPointer
+    @usableFromInline let isFilled: UnsafeMutablePointer<Bool>
+    @usableFromInline let count: Int
+    // Guarded by `lock`, which already makes every access exclusive: the dynamic exclusivity checks are turned off.
     /// How many entries of `isFilled` are true.
-    @exclusivity(unchecked) private var filled = 0
-    @exclusivity(unchecked) private var stopped = false
-    let assemble: PackAssembler<Output>
+    @usableFromInline @exclusivity(unchecked) var filled = 0
+    @usableFromInline @exclusivity(unchecked) var stopped = false
 
-    init(count: Int, assemble: @escaping PackAssembler<Output>) {
-        latest = Array(repeating: (), count: count)
-        isFilled = Array(repeating: false, count: count)
-        self.assemble = assemble
+    @inlinable
+    init(count: Int) {
+        self.count = count
+        // One allocation: the tuple, then the flags.
+        latest = .allocate(byteCount: MemoryLayout<Output>.size + count, alignment: MemoryLayout<Output>.alignment)
+        isFilled = (latest + MemoryLayout<Output>.size).bindMemory(to: Bool.self, capacity: count)
+        isFilled.initialize(repeating: false, count: count)
     }
 
-    /// Records input `index`'s value; when no input is empty, writes the combined value to `output` (uninitialised)
-    /// and returns true. An out-parameter rather than an `Output?`: unspecialised, an optional costs a metadata
-    /// look-up per update.
-    func update(_ value: any Sendable, at index: Int, into output: UnsafeMutablePointer<Output>) -> Bool {
-        // The tuple is built under the lock straight from `latest` (our code, not the user's): no snapshot array
-        // per update.
-        lock.withLock {
-            if stopped { return false }
-            if !isFilled[index] {
-                isFilled[index] = true
-                filled += 1
+    deinit {
+        latest.deallocate()
+    }
+
+    /// Records input `index`'s value (its element lives at byte `offset`); when no input is empty, copies the
+    /// combined tuple to `output` (uninitialised) and returns true. An out-parameter rather than an `Output?`:
+    /// unspecialised (the pack-generic `combine`), an optional costs a metadata look-up per update.
+    @inlinable @inline(__always)
+    func update<Input>(_ value: Input, index: Int, offset: Int, into output: UnsafeMutablePointer<Output>) -> Bool {
+        var replaced = value
+        lock.lock()
+        if stopped {
+            lock.unlock()
+            return false
+        }
+        let element = (latest + offset).assumingMemoryBound(to: Input.self)
+        if isFilled[index] {
+            // The old value leaves through `replaced` and is destroyed after unlocking: it may be a node whose
+            // deinit takes locks of its own.
+            swap(&element.pointee, &replaced)
+        } else {
+            element.initialize(to: value)
+            isFilled[index] = true
+            filled += 1
+        }
+        let complete = filled == count
+        if complete { output.initialize(to: latest.assumingMemoryBound(to: Output.self).pointee) }
+        lock.unlock()
+        extendLifetime(replaced)
+        return complete
+    }
+
+    /// Input `index` is going away: destroys its element (after unlocking, as in `update`).
+    func remove<Input>(_: Input.Type, index: Int, offset: Int) {
+        withUnsafeTemporaryAllocation(of: Input.self, capacity: 1) { buffer in
+            let removed = buffer.baseAddress.unsafelyUnwrapped
+            lock.lock()
+            let had = isFilled[index]
+            if had {
+                removed.moveInitialize(from: (latest + offset).assumingMemoryBound(to: Input.self), count: 1)
+                isFilled[index] = false
+                filled -= 1
             }
-            latest[index] = value
-            guard filled == latest.count else { return false }
-            latest.withUnsafeBufferPointer { values in
-                let first = values.baseAddress.unsafelyUnwrapped
-                assemble({ first + $0 }, output)
-            }
-            return true
+            lock.unlock()
+            if had { removed.deinitialize(count: 1) }
         }
     }
 
@@ -55,69 +83,100 @@ final class CombineGroup<Output: Sendable>: @unchecked Sendable {
     }
 }
 
-/// One input's edge into a combined node.
-final class CombineTransform<Input: Sendable, Output: Sendable>: Transform<Input, Output>, @unchecked Sendable {
-    let group: CombineGroup<Output>
-    let index: Int
+/// One input's edge into a combined node: element `index` of the output tuple, at byte `offset`.
+@usableFromInline
+final class CombineInput<Input: Sendable, Output: Sendable>: Transform<Input, Output>, @unchecked Sendable {
+    @usableFromInline let state: CombineState<Output>
+    @usableFromInline let index: Int
+    @usableFromInline let offset: Int
 
-    init(group: CombineGroup<Output>, index: Int) {
-        self.group = group
+    // Inlinable, so the push thunk is built where `Input` and `Output` are concrete: the whole update then runs
+    // specialised in the client (for the pack-generic `combine`, it runs generic).
+    @inlinable
+    init(state: CombineState<Output>, index: Int, offset: Int) {
+        self.state = state
         self.index = index
-    }
-
-    override func next(_ value: Input, senders: SenderList, context: (any Sendable)?) {
-        withUnsafeTemporaryAllocation(of: Output.self, capacity: 1) { buffer in
-            let combined = buffer.baseAddress.unsafelyUnwrapped
-            if group.update(value, at: index, into: combined) {
-                emit(combined.move(), senders: senders, context: context)
+        self.offset = offset
+        super.init()
+        // Nothing captured, so the thunk needs no context allocation; the fields are read from the borrowed edge.
+        push = { edge, target, value, senders, context in
+            edge._withUnsafeGuaranteedRef { object in
+                let input = unsafeDowncast(object, to: CombineInput<Input, Output>.self)
+                withUnsafeTemporaryAllocation(of: Output.self, capacity: 1) { buffer in
+                    let combined = buffer.baseAddress.unsafelyUnwrapped
+                    if input.state.update(value, index: input.index, offset: input.offset, into: combined) {
+                        emitValue(combined.move(), into: target, senders: senders, context: context)
+                    }
+                }
             }
         }
     }
 
+    deinit {
+        state.remove(Input.self, index: index, offset: offset)
+    }
+
+    /// Linking pushes the input's current value through here (the class's vtable rather than the thunk).
+    @usableFromInline
+    override func next(_ value: Input, senders: SenderList, context: (any Sendable)?) {
+        // Through the thunk, which runs specialised.
+        guard let output = to else { return }
+        push(Unmanaged.passUnretained(self), Unmanaged.passUnretained(output), value, senders, context)
+        extendLifetime(output)
+    }
+
     override func fromDidChange() {
-        if from == nil { group.stop() }
+        if from == nil { state.stop() }
     }
 
     override func toDidChange() {
-        if to == nil { group.stop() }
+        if to == nil { state.stop() }
     }
 }
 
-/// Rebuilds a tuple of pack elements from type-erased values, in order, straight into `output`: `value(i)` is
-/// element `i`. Element by element at the tuple's layout (each element at the next offset its alignment allows, as
-/// in a struct: Swift's documented tuple layout), since forming `(repeat each Element)` unspecialised looks up the
-/// tuple's metadata several times per call.
-func assemblePack<each Element>(_ value: (Int) -> UnsafePointer<any Sendable>, into output: UnsafeMutableRawPointer,
-                                 as types: repeat (each Element).Type) {
-    // Counters a nested function captures get a dynamic exclusivity check per access; unchecked class fields do
-    // not (the object never leaves this call).
-    let position = PackPosition()
-    func place<T>(_: T.Type) {
+/// Builds one `combine`: its state, its output node, and one linked input per element, in order.
+@usableFromInline
+struct CombineBuilder<Output: Sendable> {
+    @usableFromInline let state: CombineState<Output>
+    @usableFromInline let output: MutableNode<Output>
+    @usableFromInline var layout = TupleLayout()
+
+    @inlinable
+    init(count: Int) {
+        state = CombineState(count: count)
+        output = MutableNode<Output>(storage: nil, mutable: false)
+        output.name = "combine"
+    }
+
+    /// Links the next input. Inlinable, so the transform (and its thunk) is created specialised.
+    @inlinable
+    mutating func link<Input: Sendable>(_ node: Node<Input>) {
+        let index = layout.count
+        let offset = layout.append(Input.self)
+        linkInput(node, into: output, CombineInput(state: state, index: index, offset: offset), name: "combine")
+    }
+}
+
+/// Where each element of a tuple lies: at the next offset its alignment allows, as in a struct (Swift's documented
+/// tuple layout; the mixed-alignment tests of `PackAssemblyTests` and `CombineSpecialisationTests` rely on it).
+@usableFromInline
+struct TupleLayout {
+    @usableFromInline var count = 0
+    @usableFromInline var size = 0
+
+    @inlinable
+    init() {}
+
+    /// Appends an element of type `T` and returns its byte offset.
+    @inlinable
+    mutating func append<T>(_: T.Type) -> Int {
         let alignment = MemoryLayout<T>.alignment
-        position.offset = (position.offset + alignment - 1) & ~(alignment - 1)
-        (output + position.offset).initializeMemory(as: T.self, to: unbox(value(position.index).pointee, as: T.self))
-        position.offset += MemoryLayout<T>.size
-        position.index += 1
+        let offset = (size + alignment - 1) & ~(alignment - 1)
+        size = offset + MemoryLayout<T>.size
+        count += 1
+        return offset
     }
-    repeat place((each Element).self)
 }
-
-/// `assemblePack`'s running element index and byte offset.
-private final class PackPosition {
-    @exclusivity(unchecked) var index = 0
-    @exclusivity(unchecked) var offset = 0
-}
-
-/// `boxed as! T`, without the runtime's general cast (~250 instructions) when the box holds exactly a `T`, as it does
-/// unless `T` is itself an existential (boxing an existential re-boxes its content).
-func unbox<T>(_ boxed: any Sendable, as _: T.Type) -> T {
-    func open<Content>(_ content: Content) -> T {
-        if Content.self == T.self { return unsafeBitCast(content, to: T.self) }
-        return content as! T
-    }
-    return _openExistential(boxed, do: open)
-}
-
 
 /// Namespace for the n-ary operators: `Nodes.combine(a, b, c)`.
 extension Node where Value == Void {
@@ -127,35 +186,27 @@ extension Node where Value == Void {
     /// ```swift
     /// let sum = Node.combine(a, b).mapEach { a, b in a + b }
     /// ```
+    ///
+    /// Two to five inputs take the specialised overloads in `CombineArities.swift`; this one runs generic.
     public static func combine<each Input: Sendable>(_ nodes: repeat Node<each Input>) -> Node<(repeat each Input)> {
-        combineNodes(repeat each nodes)
+        var count = 0
+        for _ in repeat each nodes { count += 1 }
+        var builder = CombineBuilder<(repeat each Input)>(count: count)
+        for node in repeat each nodes { builder.link(node) }
+        return builder.output
     }
-}
-
-func combineNodes<each Input: Sendable>(_ nodes: repeat Node<each Input>) -> Node<(repeat each Input)> {
-    var count = 0
-    for _ in repeat each nodes { count += 1 }
-    let group = CombineGroup<(repeat each Input)>(count: count) { value, output in
-        assemblePack(value, into: UnsafeMutableRawPointer(output), as: repeat (each Input).self)
-    }
-    let output = MutableNode<(repeat each Input)>(storage: nil, mutable: false)
-    output.name = "combine"
-    var index = 0
-    for node in repeat each nodes {
-        linkInput(node, into: output, CombineTransform(group: group, index: index), name: "combine")
-        index += 1
-    }
-    return output
 }
 
 extension Node {
     /// `a.combine(b)`: the same as `Node.combine(a, b)`.
+    @inlinable
     public final func combine<Other: Sendable>(_ other: Node<Other>) -> Node<(Value, Other)> {
-        combineNodes(self, other)
+        Node<Void>.combine(self, other)
     }
 }
 
-/// Links one input of an n-ary operator; a generic function so the input's type is known inside a pack loop.
+/// Links one input of an n-ary operator. Not inlined: linking runs once per input and need not be specialised.
+@usableFromInline
 func linkInput<Input: Sendable, Output: Sendable>(_ node: Node<Input>, into output: Node<Output>,
                                                   _ transform: Transform<Input, Output>, name: String) {
     transform.name = name

@@ -1,52 +1,148 @@
 import RippleCore
 
-/// Follows the latest inner node: each new inner node replaces the previous link into the output.
+/// Follows the latest inner node: `select` picks it for each value (`flattenMap`; the identity for `flatten`), and
+/// its values reach the output until the next one replaces it.
 ///
-/// `@unchecked Sendable`: `inner` is only touched under `edgeLock`.
+/// An inner node nobody else can reach (see `hasNoWeakOrUnownedReferences`) can never change again: its value is
+/// taken and pushed as linking would push it, and no link is made. Otherwise a pass-through follower links it into
+/// the output. Either way the previous follower is detached.
+///
+/// `@unchecked Sendable`: `follower` and `isFollowerLinked` are only touched under `edgeLock`; `select` is
+/// immutable.
 @usableFromInline
-final class FlattenTransform<Inner: Sendable>: Transform<Node<Inner>, Inner>, @unchecked Sendable {
-    private var inner: Transform<Inner, Inner>?
-    /// Makes the pass-through that follows one inner node. Built where `Inner` is concrete, since `next` runs
-    /// unspecialised: there, creating a `Transform<Inner, Inner>` looks its metadata up, twice.
-    @usableFromInline let makeFollower: @Sendable () -> Transform<Inner, Inner>
+final class FlattenTransform<Input: Sendable, Inner: Sendable>: Transform<Input, Inner>, @unchecked Sendable {
+    @usableFromInline let select: @Sendable (Input) -> Node<Inner>
+    /// The pass-through linking the current inner node into the output, if it needed one.
+    @exclusivity(unchecked) private var follower: Transform<Inner, Inner>?
+    /// False while the thread that made `follower` is still linking it. Only that thread may touch a follower
+    /// until then (concurrent relinks of one transform can leave it in its `to`'s upstream list): whoever replaces
+    /// an unlinked-yet follower leaves it to that thread, which detaches it once it finds it replaced.
+    @exclusivity(unchecked) private var isFollowerLinked = true
 
+    // Inlinable, so the push thunk is built where the types are concrete: taking an unreachable inner node's value
+    // and pushing it into the output then run specialised in the client.
     @inlinable
-    override init() {
-        makeFollower = { Transform<Inner, Inner>() }
+    init(select: @escaping @Sendable (Input) -> Node<Inner>) {
+        self.select = select
         super.init()
+        // Nothing captured, so the thunk needs no context allocation; `select` read from the borrowed transform
+        // costs no retain either (measured).
+        push = { edge, target, value, senders, _ in
+            edge._withUnsafeGuaranteedRef { object in
+                let transform = unsafeDowncast(object, to: FlattenTransform<Input, Inner>.self)
+                transform.follow(transform.select(value), into: target, senders: senders)
+            }
+        }
     }
 
-    override func next(_ value: Node<Inner>, senders: SenderList, context: (any Sendable)?) {
+    /// Linking pushes the upstream's current value through here (the class's vtable rather than the thunk).
+    @usableFromInline
+    override func next(_ value: Input, senders: SenderList, context: (any Sendable)?) {
+        // Through the thunk, which runs specialised.
         guard let output = to else { return }
-        let follower = makeFollower()
-        follower.name = "flatten.inner"
-        let previous = edgeLock.withLock { () -> Transform<Inner, Inner>? in
-            defer { inner = follower }
-            return inner
+        push(Unmanaged.passUnretained(self), Unmanaged.passUnretained(output), value, senders, context)
+        extendLifetime(output)
+    }
+
+    /// Switches the output to `inner`. `target` is the output, kept alive by the caller.
+    @inlinable
+    final func follow(_ inner: consuming Node<Inner>, into target: Unmanaged<AnyObject>, senders: SenderList) {
+        // `consuming`, so the caller's reference is this one: a borrowed parameter copied into a variable would
+        // count twice.
+        var isFixed = false
+        var value: Inner? = nil
+        if isKnownUniquelyReferenced(&inner) && hasNoWeakOrUnownedReferences(inner) {
+            // Nobody else holds `inner` or can ever reach it; without upstream edges nothing can change it either:
+            // the value it holds now is the only one it will ever have.
+            inner.lock.lock()
+            isFixed = inner.upstream.isEmpty
+            if isFixed { value = inner.storage }
+            inner.lock.unlock()
         }
-        previous?.detach()
+        guard isFixed else {
+            link(inner, into: unsafeDowncast(target.takeUnretainedValue(), to: Node<Inner>.self),
+                 follower: Transform<Inner, Inner>())
+            return
+        }
+        replaceFollower(with: nil)
+        guard let value else {
+            // An empty inner node empties the output, as linking it would.
+            target._withUnsafeGuaranteedRef { unsafeDowncast($0, to: Node<Inner>.self).cleanStorage() }
+            return
+        }
+        senders.stateRef._withUnsafeGuaranteedRef { state in
+            pushAsLinking(value, from: ObjectIdentifier(inner), into: target, state: state)
+        }
+        extendLifetime(inner)
+    }
+
+    /// Links `inner` into `output` through `newFollower`, replacing the previous follower. Runs once per reachable
+    /// inner node; not inlined.
+    @usableFromInline
+    final func link(_ inner: Node<Inner>, into output: Node<Inner>, follower newFollower: Transform<Inner, Inner>) {
+        newFollower.name = "flatten.inner"
+        replaceFollower(with: newFollower)
         // An empty inner node empties the output; a non-empty one pushes its value as the link is made.
-        if value.isEmpty { output.cleanStorage() }
-        if ObjectIdentifier(value) != ObjectIdentifier(output) {
-            output.connect(value, through: follower)
-        }
+        if inner.isEmpty { output.cleanStorage() }
+        if ObjectIdentifier(inner) != ObjectIdentifier(output) { output.connect(inner, through: newFollower) }
+        edgeLock.lock()
+        let replaced = follower !== newFollower
+        if !replaced { isFollowerLinked = true }
+        edgeLock.unlock()
+        // Another value switched the output while this one was linking, and left the follower to us.
+        if replaced { newFollower.detach() }
+    }
+
+    /// Makes `newFollower` (not yet linked, or nil) the follower and detaches the previous one, unless the thread
+    /// that made it is still linking it.
+    @usableFromInline
+    final func replaceFollower(with newFollower: Transform<Inner, Inner>?) {
+        edgeLock.lock()
+        let previous = follower
+        let previousIsLinked = isFollowerLinked
+        follower = newFollower
+        isFollowerLinked = newFollower == nil
+        edgeLock.unlock()
+        if previousIsLinked { previous?.detach() }
     }
 
     override func toDidChange() {
-        if to == nil { detachInner() }
+        if to == nil { detachFollower() }
     }
 
     override func fromDidChange() {
-        if from == nil { detachInner() }
+        if from == nil { detachFollower() }
     }
 
-    private func detachInner() {
-        let previous = edgeLock.withLock { () -> Transform<Inner, Inner>? in
-            defer { inner = nil }
-            return inner
-        }
-        previous?.detach()
+    private func detachFollower() {
+        replaceFollower(with: nil)
     }
+}
+
+/// Whether nothing refers to `object` weakly or unowned (a property binding holds its node weakly, a transform its
+/// `to` unowned). With only the caller holding it strongly (`isKnownUniquelyReferenced`) and, for a node, no
+/// upstream edges that could still change it, nobody can ever set, link or read it again.
+@usableFromInline
+func hasNoWeakOrUnownedReferences(_ object: AnyObject) -> Bool {
+    // An object counts 1 unowned reference (the one all strong references share) and reports a weak count of 1,
+    // with or without a side table; `FlattenSpecialisationTests` pins these counts down.
+    _getUnownedRetainCount(object) == 1 && _getWeakRetainCount(object) == 1
+}
+
+/// Pushes `value` into `target` as linking `from` would (`Node.pushCurrentValue(along:)`): as a fresh propagation
+/// whose sender list holds only `from`, with no context, draining the thread's queued sets if it ends up idle.
+@inlinable @inline(__always)
+func pushAsLinking<Value: Sendable>(_ value: Value, from source: ObjectIdentifier, into target: Unmanaged<AnyObject>,
+                                    state: PropagationState) {
+    let savedBase = state.base
+    let savedCount = state.pathCount
+    state.base = savedCount
+    state.push(source)
+    emitValue(value, into: target, senders: SenderList(state: state), context: state.noContext)
+    state.pathCount = savedCount
+    if savedCount == 0 { state.pathBits = 0 }
+    state.base = savedBase
+    state.drainIfIdle()
 }
 
 extension Node {
@@ -54,16 +150,15 @@ extension Node {
     /// empties the result.
     @inlinable
     public final func flatten<Inner: Sendable>() -> Node<Inner> where Value == Node<Inner> {
-        derive("flatten", FlattenTransform<Inner>())
+        derive("flatten", FlattenTransform<Node<Inner>, Inner> { $0 })
     }
 
-    /// `map(transform).flatten()` (`flattenMap:`): each value picks the node to follow next.
+    /// `map(transform).flatten()` (`flattenMap:`): each value picks the node to follow next. One transform does
+    /// both, with no node in between holding the picked node, so one nobody else holds is taken without a link.
     @inlinable
     public final func flattenMap<Inner: Sendable>(
         _ transform: @escaping @Sendable (Value) -> Node<Inner>
     ) -> Node<Inner> {
-        let mapped = map(transform)
-        mapped.name = "flattenMap"
-        return mapped.derive("flattenMap", FlattenTransform<Inner>())
+        derive("flattenMap", FlattenTransform(select: transform))
     }
 }

@@ -1,0 +1,87 @@
+// The common arities of `combine` and `mapEach`, spelled out so they are `@inlinable` and run specialised in the
+// client: the pack-generic versions run generic (a tuple metadata look-up and a value-witness call per element per
+// update). Overload resolution prefers these to the pack-generic ones; the behaviour is the same.
+
+extension Node where Value == Void {
+    /// ``combine(_:)`` of two nodes.
+    @inlinable
+    public static func combine<A: Sendable, B: Sendable>(_ a: Node<A>, _ b: Node<B>) -> Node<(A, B)> {
+        var builder = CombineBuilder<(A, B)>(count: 2)
+        builder.link(a)
+        builder.link(b)
+        return builder.output
+    }
+
+    /// ``combine(_:)`` of three nodes.
+    @inlinable
+    public static func combine<A: Sendable, B: Sendable, C: Sendable>(
+        _ a: Node<A>, _ b: Node<B>, _ c: Node<C>
+    ) -> Node<(A, B, C)> {
+        var builder = CombineBuilder<(A, B, C)>(count: 3)
+        builder.link(a)
+        builder.link(b)
+        builder.link(c)
+        return builder.output
+    }
+
+    /// ``combine(_:)`` of four nodes.
+    @inlinable
+    public static func combine<A: Sendable, B: Sendable, C: Sendable, D: Sendable>(
+        _ a: Node<A>, _ b: Node<B>, _ c: Node<C>, _ d: Node<D>
+    ) -> Node<(A, B, C, D)> {
+        var builder = CombineBuilder<(A, B, C, D)>(count: 4)
+        builder.link(a)
+        builder.link(b)
+        builder.link(c)
+        builder.link(d)
+        return builder.output
+    }
+
+    /// ``combine(_:)`` of five nodes.
+    @inlinable
+    public static func combine<A: Sendable, B: Sendable, C: Sendable, D: Sendable, E: Sendable>(
+        _ a: Node<A>, _ b: Node<B>, _ c: Node<C>, _ d: Node<D>, _ e: Node<E>
+    ) -> Node<(A, B, C, D, E)> {
+        var builder = CombineBuilder<(A, B, C, D, E)>(count: 5)
+        builder.link(a)
+        builder.link(b)
+        builder.link(c)
+        builder.link(d)
+        builder.link(e)
+        return builder.output
+    }
+}
+
+extension Node {
+    /// ``mapEach(_:)`` for a tuple of two.
+    @inlinable
+    public final func mapEach<A: Sendable, B: Sendable, Output: Sendable>(
+        _ transform: @escaping @Sendable (A, B) -> Output
+    ) -> Node<Output> where Value == (A, B) {
+        derive("mapEach", MapTransform { transform($0.0, $0.1) })
+    }
+
+    /// ``mapEach(_:)`` for a tuple of three.
+    @inlinable
+    public final func mapEach<A: Sendable, B: Sendable, C: Sendable, Output: Sendable>(
+        _ transform: @escaping @Sendable (A, B, C) -> Output
+    ) -> Node<Output> where Value == (A, B, C) {
+        derive("mapEach", MapTransform { transform($0.0, $0.1, $0.2) })
+    }
+
+    /// ``mapEach(_:)`` for a tuple of four.
+    @inlinable
+    public final func mapEach<A: Sendable, B: Sendable, C: Sendable, D: Sendable, Output: Sendable>(
+        _ transform: @escaping @Sendable (A, B, C, D) -> Output
+    ) -> Node<Output> where Value == (A, B, C, D) {
+        derive("mapEach", MapTransform { transform($0.0, $0.1, $0.2, $0.3) })
+    }
+
+    /// ``mapEach(_:)`` for a tuple of five.
+    @inlinable
+    public final func mapEach<A: Sendable, B: Sendable, C: Sendable, D: Sendable, E: Sendable, Output: Sendable>(
+        _ transform: @escaping @Sendable (A, B, C, D, E) -> Output
+    ) -> Node<Output> where Value == (A, B, C, D, E) {
+        derive("mapEach", MapTransform { transform($0.0, $0.1, $0.2, $0.3, $0.4) })
+    }
+}
