@@ -33,6 +33,13 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
     /// Bumped (under `lock`) whenever `edges` is replaced. Propagation compares it with the value it saw with its
     /// snapshot: unchanged, every listener and slot of the snapshot is still attached, with no lock to ask.
     @usableFromInline final let edgesVersion = Atomic<UInt>(0)
+    /// How propagation reads `edges` without retaining it (see `EdgeReaders.swift`): readers that took the list
+    /// (counted under `lock`), readers done with it (counted atomically, outside the lock), and the lists replaced
+    /// while some reader was still out, released once the two counts meet.
+    @usableFromInline @exclusivity(unchecked) final var edgeReadersEntered: UInt = 0
+    @usableFromInline final let edgeReadersExited = Atomic<UInt>(0)
+    @usableFromInline final let hasRetiredEdges = Atomic<Bool>(false)
+    @exclusivity(unchecked) final var retiredEdges: [EdgeList] = []
     @usableFromInline @exclusivity(unchecked) var upstream: [any UpstreamEdge] = []
 
     // Inlinable, so creating a node runs specialised in the client: unspecialised, storing a `Value?` costs generic

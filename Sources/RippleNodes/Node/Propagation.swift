@@ -269,12 +269,12 @@ extension Node {
         }
         var previous = value
         _ = exchangeValue(&previous)
-        // One immutable snapshot of both lists: a retain, not an allocation. It keeps every listener and slot alive
-        // until the end, so the loops below read them unretained.
-        let edges = self.edges
+        // One immutable snapshot of both lists, neither retained nor copied (see `EdgeReaders.swift`). It keeps
+        // every listener and slot alive until the end, so the loops below read them unretained.
+        let edgesRef = beginReadingEdges()
         let version = edgesVersion.load(ordering: .relaxed)
-        let listeners = edges.elements
-        let listenerCount = edges.listenerCount
+        let listeners = edgesRef._withUnsafeGuaranteedRef { $0.elements }
+        let listenerCount = edgesRef._withUnsafeGuaranteedRef { $0.listenerCount }
         // The first listener's flag is read under this lock already. Later ones may have been cancelled by user
         // code run since (a listener may cancel another): while `edgesVersion` is unchanged none was; otherwise
         // the flag is re-read under the lock.
@@ -298,7 +298,7 @@ extension Node {
             index += 1
         }
         let downstream = listeners + listenerCount
-        let downstreamCount = edges.downstreamCount
+        let downstreamCount = edgesRef._withUnsafeGuaranteedRef { $0.downstreamCount }
         if downstreamCount > 0 {
             let senders = SenderList(state: state)
             index = 0
@@ -309,7 +309,7 @@ extension Node {
                     // unless `edgesVersion` is unchanged, check it against the current list, under this node's
                     // lock. Nothing ran before the first hop of a node without listeners, the common case in a chain.
                     if (index == 0 && listenerCount == 0) || edgesVersion.load(ordering: .acquiring) == version
-                        || isStillDownstream(slot, since: edges),
+                        || isStillDownstream(slot, since: edgesRef),
                        let target = slot.target.retained() {
                         slot.push(slot.edgeRef, target, value, senders, context)
                         target.release()
@@ -319,15 +319,14 @@ extension Node {
             }
         }
         state.pop()
-        extendLifetime(edges)
+        finishReadingEdges()
     }
 
     /// Whether `edge` is still in this node's downstream list; `snapshot` is the list propagation started with.
     @inlinable
-    final func isStillDownstream(_ slot: DownstreamSlot<Value>, since snapshot: EdgeList) -> Bool {
+    final func isStillDownstream(_ slot: DownstreamSlot<Value>, since snapshot: Unmanaged<EdgeList>) -> Bool {
         lock.lock()
-        let current = edges
-        let linked = current === snapshot || current.containsDownstream(slot)
+        let linked = edges === snapshot.takeUnretainedValue() || edges.containsDownstream(slot)
         lock.unlock()
         return linked
     }
