@@ -14,19 +14,24 @@ import Synchronization
 // never left behind. On x86 the reader's increment is a locked instruction either way, and its flag load a plain
 // load.
 
+/// What a writer releases after unlocking: the list it replaced, unless readers still had it, and any lists parked
+/// earlier once the node is quiescent. Not nested in `Node`: a type nested in a generic class is generic too, and
+/// the unspecialised link paths would look its metadata up on every edge change. `retired` is nil, not empty, in the
+/// common case, so dropping it costs nothing.
+struct ReleasedEdges {
+    var replaced: EdgeList?
+    var retired: [EdgeList]?
+}
+
 extension Node {
-    /// What a writer releases after unlocking: the list it replaced, unless readers still had it, and any lists
-    /// parked earlier once the node is quiescent.
-    struct ReleasedEdges {
-        var replaced: EdgeList?
-        var retired: [EdgeList]
-    }
 
     /// Installs `new` as the edge list and bumps `edgesVersion`. Call under `lock`; release what it returns after
     /// unlocking (a list may hold the last reference to a transform, and so to a node with locks of its own).
+    @inline(__always)
     func replaceEdges(_ new: EdgeList) -> ReleasedEdges {
-        let previous = edges
-        edges = new
+        // A swap moves the old list out without a retain/release pair.
+        var previous = new
+        swap(&edges, &previous)
         edgesVersion.store(edgesVersion.load(ordering: .relaxed) &+ 1, ordering: .releasing)
         if edgeReadersExited.load(ordering: .sequentiallyConsistent) == edgeReadersEntered {
             return ReleasedEdges(replaced: previous, retired: takeRetiredEdges())
@@ -37,12 +42,12 @@ extension Node {
         if edgeReadersExited.load(ordering: .sequentiallyConsistent) == edgeReadersEntered {
             return ReleasedEdges(replaced: nil, retired: takeRetiredEdges())
         }
-        return ReleasedEdges(replaced: nil, retired: [])
+        return ReleasedEdges(replaced: nil, retired: nil)
     }
 
     /// The parked lists, now that no reader has them. Call under `lock` with the node quiescent.
-    private func takeRetiredEdges() -> [EdgeList] {
-        if retiredEdges.isEmpty { return [] }
+    private func takeRetiredEdges() -> [EdgeList]? {
+        if !hasRetiredEdges.load(ordering: .relaxed) { return nil }
         hasRetiredEdges.store(false, ordering: .relaxed)
         let retired = retiredEdges
         retiredEdges = []
@@ -68,7 +73,7 @@ extension Node {
     final func releaseRetiredEdges() {
         lock.lock()
         let retired = edgeReadersExited.load(ordering: .sequentiallyConsistent) == edgeReadersEntered
-            ? takeRetiredEdges() : []
+            ? takeRetiredEdges() : nil
         lock.unlock()
         extendLifetime(retired)
     }

@@ -82,7 +82,7 @@ protocol UpstreamEdge: GraphEdge {
 
 extension Node {
     public var upstreamTransforms: [any GraphEdge] {
-        lock.withLock { upstream }
+        lock.withLock { upstream.all }
     }
 
     public var downstreamTransforms: [any GraphEdge] {
@@ -131,9 +131,7 @@ extension Node {
     /// Returns the removed edge so that its last release happens outside the lock.
     func removeUpstreamEdge(_ id: ObjectIdentifier) -> [any UpstreamEdge] {
         lock.withLock {
-            let removed = upstream.filter { ObjectIdentifier($0) == id }
-            upstream.removeAll { ObjectIdentifier($0) == id }
-            return removed
+            upstream.remove(id)
         }
     }
 }

@@ -40,7 +40,7 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
     @usableFromInline final let edgeReadersExited = Atomic<UInt>(0)
     @usableFromInline final let hasRetiredEdges = Atomic<Bool>(false)
     @exclusivity(unchecked) final var retiredEdges: [EdgeList] = []
-    @usableFromInline @exclusivity(unchecked) var upstream: [any UpstreamEdge] = []
+    @exclusivity(unchecked) var upstream = UpstreamEdges()
 
     // Inlinable, so creating a node runs specialised in the client: unspecialised, storing a `Value?` costs generic
     // metadata look-ups.
@@ -58,7 +58,7 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
 
     deinit {
         // The transforms feeding this node are now dead ends: unlink them from their upstream nodes.
-        for edge in upstream { edge.targetDidDeinit() }
+        upstream.forEach { $0.targetDidDeinit() }
         destroyStoredValue()
         nodeCounter.decrement()
     }

@@ -57,11 +57,13 @@ final class PropagationState {
         path.deallocate()
     }
 
-    /// `id`'s bit in `pathBits`: address bits above the 16-byte alignment, folded so nearby allocations spread out.
+    /// `id`'s bit in `pathBits`: the top 6 bits of the address times the golden ratio (Fibonacci hashing). Nodes of
+    /// one size are allocated at a fixed stride, which a fold of low address bits maps onto few buckets; each false
+    /// "maybe" costs a scan of the path, and the chain's cost then depended on where malloc put its nodes.
     @inlinable @inline(__always)
     static func bit(of id: ObjectIdentifier) -> UInt64 {
         let bits = UInt64(UInt(bitPattern: id))
-        return 1 &<< (((bits &>> 4) ^ (bits &>> 10)) & 63)
+        return 1 &<< ((bits &* 0x9E37_79B9_7F4A_7C15) &>> 58)
     }
 
     /// Whether `id` may be on the path: false proves it is not.
