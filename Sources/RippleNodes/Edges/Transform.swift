@@ -236,7 +236,7 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         toDidChange()
         reconcileRegistration()
         fromDidChange()
-        source.pushCurrentValue(along: self)
+        source.pushCurrentValue(along: self, into: target)
     }
 
     /// Keeps this transform in `from`'s downstream list exactly while both ends are set. The list holds it strongly

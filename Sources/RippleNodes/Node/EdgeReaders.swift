@@ -19,8 +19,39 @@ import Synchronization
 /// the unspecialised link paths would look its metadata up on every edge change. `retired` is nil, not empty, in the
 /// common case, so dropping it costs nothing.
 struct ReleasedEdges {
-    var replaced: EdgeList?
-    var retired: [EdgeList]?
+    var replaced: AnyObject?
+    var retired: [AnyObject]?
+}
+
+/// The edges a propagation took with ``Node/beginReadingEdges()``: the object, unretained, and its shape.
+@usableFromInline
+struct EdgesSnapshot {
+    @usableFromInline let object: Unmanaged<AnyObject>
+    @usableFromInline let shape: NodeEdges.Shape
+
+    @inlinable
+    init(_ edges: NodeEdges) {
+        object = .passUnretained(edges.object)
+        shape = edges.shape
+    }
+
+    /// The listeners followed by the downstream slots, and how many of each. A lone edge is read through `lone`,
+    /// which holds `object`.
+    @inlinable @inline(__always)
+    func layout(lone: UnsafeMutablePointer<Unmanaged<AnyObject>>)
+        -> (elements: UnsafeMutablePointer<Unmanaged<AnyObject>>, listeners: Int, downstream: Int) {
+        switch shape {
+        case .list:
+            return object._withUnsafeGuaranteedRef {
+                let list = unsafeDowncast($0, to: EdgeList.self)
+                return (list.elements, list.listenerCount, list.downstreamCount)
+            }
+        case .loneListener:
+            return (lone, 1, 0)
+        case .loneDownstream:
+            return (lone, 0, 1)
+        }
+    }
 }
 
 extension Node {
@@ -28,10 +59,11 @@ extension Node {
     /// Installs `new` as the edge list and bumps `edgesVersion`. Call under `lock`; release what it returns after
     /// unlocking (a list may hold the last reference to a transform, and so to a node with locks of its own).
     @inline(__always)
-    func replaceEdges(_ new: EdgeList) -> ReleasedEdges {
-        // A swap moves the old list out without a retain/release pair.
-        var previous = new
-        swap(&edges, &previous)
+    func replaceEdges(_ new: NodeEdges) -> ReleasedEdges {
+        // A swap moves the old edges out without a retain/release pair.
+        var swapped = new
+        swap(&edges, &swapped)
+        let previous = swapped.object
         edgesVersion.store(edgesVersion.load(ordering: .relaxed) &+ 1, ordering: .releasing)
         if edgeReadersExited.load(ordering: .sequentiallyConsistent) == edgeReadersEntered {
             return ReleasedEdges(replaced: previous, retired: takeRetiredEdges())
@@ -46,7 +78,8 @@ extension Node {
     }
 
     /// The parked lists, now that no reader has them. Call under `lock` with the node quiescent.
-    private func takeRetiredEdges() -> [EdgeList]? {
+    @inline(__always)
+    private func takeRetiredEdges() -> [AnyObject]? {
         if !hasRetiredEdges.load(ordering: .relaxed) { return nil }
         hasRetiredEdges.store(false, ordering: .relaxed)
         let retired = retiredEdges
@@ -57,9 +90,9 @@ extension Node {
     /// Takes the current list for reading, without a retain. Call under `lock`; call ``finishReadingEdges()`` once
     /// done with it (after unlocking).
     @inlinable @inline(__always)
-    final func beginReadingEdges() -> Unmanaged<EdgeList> {
+    final func beginReadingEdges() -> EdgesSnapshot {
         edgeReadersEntered &+= 1
-        return Unmanaged.passUnretained(edges)
+        return EdgesSnapshot(edges)
     }
 
     /// Ends a read begun with ``beginReadingEdges()``; the last reader out releases lists parked meanwhile.

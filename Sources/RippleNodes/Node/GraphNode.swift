@@ -87,7 +87,7 @@ extension Node {
 
     public var downstreamTransforms: [any GraphEdge] {
         let edges = lock.withLock { self.edges }
-        return edges.downstream.map { unsafeDowncast($0.takeUnretainedValue(), to: DownstreamSlot<Value>.self).edge }
+        return edges.downstream.map { unsafeDowncast($0, to: DownstreamSlot<Value>.self).edge }
     }
 
     public var hasListener: Bool {

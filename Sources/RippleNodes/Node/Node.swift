@@ -28,8 +28,8 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
     @usableFromInline @exclusivity(unchecked) final var hasValue = false
     @usableFromInline @exclusivity(unchecked) final var mutableFlag: Bool
     @usableFromInline @exclusivity(unchecked) var nameStorage: String?
-    /// Listeners and downstream transforms, replaced as a whole on every change (see `EdgeList`).
-    @usableFromInline @exclusivity(unchecked) final var edges: EdgeList = .empty
+    /// Listeners and downstream transforms, replaced as a whole on every change (see `NodeEdges`).
+    @usableFromInline @exclusivity(unchecked) final var edges: NodeEdges = .empty
     /// Bumped (under `lock`) whenever `edges` is replaced. Propagation compares it with the value it saw with its
     /// snapshot: unchanged, every listener and slot of the snapshot is still attached, with no lock to ask.
     @usableFromInline final let edgesVersion = Atomic<UInt>(0)
@@ -39,7 +39,7 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
     @usableFromInline @exclusivity(unchecked) final var edgeReadersEntered: UInt = 0
     @usableFromInline final let edgeReadersExited = Atomic<UInt>(0)
     @usableFromInline final let hasRetiredEdges = Atomic<Bool>(false)
-    @exclusivity(unchecked) final var retiredEdges: [EdgeList] = []
+    @exclusivity(unchecked) final var retiredEdges: [AnyObject] = []
     @exclusivity(unchecked) var upstream = UpstreamEdges()
 
     // Inlinable, so creating a node runs specialised in the client: unspecialised, storing a `Value?` costs generic

@@ -273,51 +273,54 @@ extension Node {
         _ = exchangeValue(&previous)
         // One immutable snapshot of both lists, neither retained nor copied (see `EdgeReaders.swift`). It keeps
         // every listener and slot alive until the end, so the loops below read them unretained.
-        let edgesRef = beginReadingEdges()
+        let snapshot = beginReadingEdges()
         let version = edgesVersion.load(ordering: .relaxed)
-        let listeners = edgesRef._withUnsafeGuaranteedRef { $0.elements }
-        let listenerCount = edgesRef._withUnsafeGuaranteedRef { $0.listenerCount }
-        // The first listener's flag is read under this lock already. Later ones may have been cancelled by user
-        // code run since (a listener may cancel another): while `edgesVersion` is unchanged none was; otherwise
-        // the flag is re-read under the lock.
-        var live = listenerCount > 0 && listeners[0]._withUnsafeGuaranteedRef {
-            unsafeDowncast($0, to: ListenEdge<Value>.self).live
-        }
-        lock.unlock()
-        extendLifetime(previous)
-        state.push(ObjectIdentifier(self))
-        var index = 0
-        while index < listenerCount {
-            listeners[index]._withUnsafeGuaranteedRef { object in
-                let listener = unsafeDowncast(object, to: ListenEdge<Value>.self)
-                if index > 0 && edgesVersion.load(ordering: .acquiring) != version {
-                    lock.lock()
-                    live = listener.live
-                    lock.unlock()
-                }
-                if live { listener.action(value, context) }
+        // A lone edge (see `NodeEdges`) is read through this local, as a one-element list.
+        var lone = snapshot.object
+        withUnsafeMutablePointer(to: &lone) { lonePointer in
+            let (listeners, listenerCount, downstreamCount) = snapshot.layout(lone: lonePointer)
+            // The first listener's flag is read under this lock already. Later ones may have been cancelled by user
+            // code run since (a listener may cancel another): while `edgesVersion` is unchanged none was;
+            // otherwise the flag is re-read under the lock.
+            var live = listenerCount > 0 && listeners[0]._withUnsafeGuaranteedRef {
+                unsafeDowncast($0, to: ListenEdge<Value>.self).live
             }
-            index += 1
-        }
-        let downstream = listeners + listenerCount
-        let downstreamCount = edgesRef._withUnsafeGuaranteedRef { $0.downstreamCount }
-        if downstreamCount > 0 {
-            let senders = SenderList(state: state)
-            index = 0
-            while index < downstreamCount {
-                downstream[index]._withUnsafeGuaranteedRef { object in
-                    let slot = unsafeDowncast(object, to: DownstreamSlot<Value>.self)
-                    // Once user code has run (a listener, an earlier hop), the transform may have been unlinked:
-                    // unless `edgesVersion` is unchanged, check it against the current list, under this node's
-                    // lock. Nothing ran before the first hop of a node without listeners, the common case in a chain.
-                    if (index == 0 && listenerCount == 0) || edgesVersion.load(ordering: .acquiring) == version
-                        || isStillDownstream(slot, since: edgesRef),
-                       let target = slot.target.retained() {
-                        slot.push(slot.edgeRef, target, value, senders, context)
-                        target.release()
+            lock.unlock()
+            extendLifetime(previous)
+            state.push(ObjectIdentifier(self))
+            var index = 0
+            while index < listenerCount {
+                listeners[index]._withUnsafeGuaranteedRef { object in
+                    let listener = unsafeDowncast(object, to: ListenEdge<Value>.self)
+                    if index > 0 && edgesVersion.load(ordering: .acquiring) != version {
+                        lock.lock()
+                        live = listener.live
+                        lock.unlock()
                     }
+                    if live { listener.action(value, context) }
                 }
                 index += 1
+            }
+            let downstream = listeners + listenerCount
+            if downstreamCount > 0 {
+                let senders = SenderList(state: state)
+                index = 0
+                while index < downstreamCount {
+                    downstream[index]._withUnsafeGuaranteedRef { object in
+                        let slot = unsafeDowncast(object, to: DownstreamSlot<Value>.self)
+                        // Once user code has run (a listener, an earlier hop), the transform may have been
+                        // unlinked: unless `edgesVersion` is unchanged, check it against the current edges, under
+                        // this node's lock. Nothing ran before the first hop of a node without listeners, the
+                        // common case in a chain.
+                        if (index == 0 && listenerCount == 0) || edgesVersion.load(ordering: .acquiring) == version
+                            || isStillDownstream(slot, since: snapshot.object),
+                           let target = slot.target.retained() {
+                            slot.push(slot.edgeRef, target, value, senders, context)
+                            target.release()
+                        }
+                    }
+                    index += 1
+                }
             }
         }
         state.pop()
@@ -326,9 +329,9 @@ extension Node {
 
     /// Whether `edge` is still in this node's downstream list; `snapshot` is the list propagation started with.
     @inlinable
-    final func isStillDownstream(_ slot: DownstreamSlot<Value>, since snapshot: Unmanaged<EdgeList>) -> Bool {
+    final func isStillDownstream(_ slot: DownstreamSlot<Value>, since snapshot: Unmanaged<AnyObject>) -> Bool {
         lock.lock()
-        let linked = edges === snapshot.takeUnretainedValue() || edges.containsDownstream(slot)
+        let linked = edges.object === snapshot.takeUnretainedValue() || edges.containsDownstream(slot)
         lock.unlock()
         return linked
     }
@@ -351,6 +354,27 @@ extension Node {
             state.push(ObjectIdentifier(self))
             edge.next(current, senders: SenderList(state: state), context: nil)
             state.pop()
+        }
+    }
+
+    /// ``pushCurrentValue(along:)`` for a transform just linked to `target`, which the caller holds: through the
+    /// transform's push thunk, built where its types were concrete, rather than `next`, reached here through the
+    /// vtable's unspecialised entry (the whole hop into `target` then ran generic).
+    final func pushCurrentValue<Output: Sendable>(along edge: Transform<Value, Output>, into target: Node<Output>) {
+        withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { buffer in
+            let slot = buffer.baseAddress.unsafelyUnwrapped
+            lock.lock()
+            let held = copyStoredValue(to: slot)
+            lock.unlock()
+            guard held else { return }
+            let current = slot.move()
+            let state = PropagationState.current.takeUnretainedValue()
+            state.withFreshSenderList([]) {
+                state.push(ObjectIdentifier(self))
+                edge.push(.passUnretained(edge), .passUnretained(target), current, SenderList(state: state),
+                          state.noContext)
+                state.pop()
+            }
         }
     }
 }
