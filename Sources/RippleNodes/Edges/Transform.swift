@@ -234,9 +234,27 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         edgeLock.unlock()
         target.addUpstream(self)
         toDidChange()
-        reconcileRegistration()
+        registerUnused(from: source, to: target)
         fromDidChange()
         source.pushCurrentValue(along: self, into: target)
+    }
+
+    /// `reconcileRegistration()` for a transform just linked by ``linkUnused(from:to:)``: both ends are known and
+    /// held by the caller, so no re-read, no upgrade of `to` and no old registration to remove, unless another
+    /// thread relinked the transform meanwhile (then the general path sorts it out).
+    private func registerUnused(from source: Node<Input>, to target: Node<Output>) {
+        let targetAddress = Unmanaged.passUnretained(target).toOpaque()
+        edgeLock.lock()
+        guard registeredIn == nil, fromStorage === source, toTarget?.raw.toOpaque() == targetAddress else {
+            edgeLock.unlock()
+            reconcileRegistration()
+            return
+        }
+        // Under the edge lock, as in `reconcileRegistration()`: edge lock, then node lock.
+        source.addDownstream(slotType.init(edge: self, target: target, push: push))
+        registeredIn = source
+        registeredTo = targetAddress
+        edgeLock.unlock()
     }
 
     /// Keeps this transform in `from`'s downstream list exactly while both ends are set. The list holds it strongly

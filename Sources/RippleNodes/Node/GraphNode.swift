@@ -102,8 +102,10 @@ extension Node {
     /// The caller holds the transform, so removing it here never frees it under the lock.
     func removeDownstreamEdge(_ id: ObjectIdentifier) {
         let released = lock.withLock {
+            // Compared through `edgeRef`: reading `edge`, an existential, would retain and release it.
             replaceEdges(edges.removingDownstream {
-                ObjectIdentifier(unsafeDowncast($0, to: DownstreamSlot<Value>.self).edge) == id
+                UInt(bitPattern: unsafeDowncast($0, to: DownstreamSlot<Value>.self).edgeRef.toOpaque())
+                    == UInt(bitPattern: id)
             })
         }
         extendLifetime(released)
