@@ -131,7 +131,7 @@ extension Node {
     }
 
     /// Returns the removed edge so that its last release happens outside the lock.
-    func removeUpstreamEdge(_ id: ObjectIdentifier) -> [any UpstreamEdge] {
+    func removeUpstreamEdge(_ id: ObjectIdentifier) -> UpstreamEdges {
         lock.withLock {
             upstream.remove(id)
         }

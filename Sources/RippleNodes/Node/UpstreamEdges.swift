@@ -20,13 +20,21 @@ struct UpstreamEdges {
     }
 
     /// Removes every edge that is `id` and returns them, so that their last release can happen outside the lock.
-    mutating func remove(_ id: ObjectIdentifier) -> [any UpstreamEdge] {
-        let edges = all
-        let removed = edges.filter { ObjectIdentifier($0) == id }
-        if removed.isEmpty { return [] }
-        let remaining = edges.filter { ObjectIdentifier($0) != id }
-        first = remaining.first
-        rest = Array(remaining.dropFirst())
+    /// Allocates nothing for the usual removal of one edge: relinking a `flatten` follower does this per value.
+    mutating func remove(_ id: ObjectIdentifier) -> UpstreamEdges {
+        var removed = UpstreamEdges()
+        guard let current = first else { return removed }
+        if !rest.isEmpty {
+            rest.removeAll { edge in
+                guard ObjectIdentifier(edge) == id else { return false }
+                removed.append(edge)
+                return true
+            }
+        }
+        if ObjectIdentifier(current) == id {
+            removed.append(current)
+            first = rest.isEmpty ? nil : rest.removeFirst()
+        }
         return removed
     }
 
