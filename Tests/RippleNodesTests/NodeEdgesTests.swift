@@ -45,6 +45,25 @@ struct NodeEdgesTests {
         bag.cancel()
     }
 
+    @Test func aLoneEdgeJoinedByASecondKeepsListenersFirstInRegistrationOrder() {
+        let heard = Locked<[String]>([])
+        let bag = CancelBag()
+        // A lone downstream transform, then a listener: the listener still runs first.
+        let chained = MutableNode(0)
+        chained.map { $0 + 1 }.listened(by: bag).withBlock { value in heard.withLock { $0.append("mapped \(value)") } }
+        chained.listened(by: bag).withBlock { value in heard.withLock { $0.append("listener \(value)") } }
+        // A lone listener, then a second one.
+        let listened = MutableNode(0)
+        listened.listened(by: bag).withBlock { value in heard.withLock { $0.append("first \(value)") } }
+        listened.listened(by: bag).withBlock { value in heard.withLock { $0.append("second \(value)") } }
+        heard.withLock { $0 = [] }
+        chained.value = 1
+        listened.value = 2
+        #expect(heard.value == ["listener 1", "mapped 2", "first 2", "second 2"])
+        #expect(chained.downstreamTransforms.count == 1 && chained.hasListener)
+        bag.cancel()
+    }
+
     @Test func aLoneDownstreamTransformCarriesValuesAndAnswersGraphQueries() {
         let source = MutableNode(1)
         let bag = CancelBag()

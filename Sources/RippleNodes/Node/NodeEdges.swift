@@ -39,15 +39,6 @@ struct NodeEdges {
         return list.listenerCount + list.downstreamCount == 0
     }
 
-    /// These edges as a list (a new one-element list for a lone edge).
-    private var asList: EdgeList {
-        switch shape {
-        case .list: unsafeDowncast(object, to: EdgeList.self)
-        case .loneListener: EdgeList.empty.addingListener(object)
-        case .loneDownstream: EdgeList.empty.addingDownstream(object)
-        }
-    }
-
     var listenerCount: Int {
         switch shape {
         case .list: unsafeDowncast(object, to: EdgeList.self).listenerCount
@@ -66,11 +57,23 @@ struct NodeEdges {
     }
 
     func addingListener(_ listener: AnyObject) -> NodeEdges {
-        isEmpty ? NodeEdges(object: listener, shape: .loneListener) : NodeEdges(asList.addingListener(listener))
+        switch shape {
+        case .list:
+            isEmpty ? NodeEdges(object: listener, shape: .loneListener)
+                : NodeEdges(unsafeDowncast(object, to: EdgeList.self).addingListener(listener))
+        case .loneListener: NodeEdges(EdgeList.pair(object, listener, listeners: 2))
+        case .loneDownstream: NodeEdges(EdgeList.pair(listener, object, listeners: 1))
+        }
     }
 
     func addingDownstream(_ slot: AnyObject) -> NodeEdges {
-        isEmpty ? NodeEdges(object: slot, shape: .loneDownstream) : NodeEdges(asList.addingDownstream(slot))
+        switch shape {
+        case .list:
+            isEmpty ? NodeEdges(object: slot, shape: .loneDownstream)
+                : NodeEdges(unsafeDowncast(object, to: EdgeList.self).addingDownstream(slot))
+        case .loneListener: NodeEdges(EdgeList.pair(object, slot, listeners: 1))
+        case .loneDownstream: NodeEdges(EdgeList.pair(object, slot, listeners: 0))
+        }
     }
 
     func removingListener(_ listener: AnyObject) -> NodeEdges {
