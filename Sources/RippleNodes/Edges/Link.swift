@@ -21,11 +21,7 @@ extension Node {
         if ObjectIdentifier(upstream) == ObjectIdentifier(self) {
             programmerError("Node.link(to:) cannot link node '\(name ?? "undefined")' to itself")
         }
-        if transform.isLinked {
-            programmerError("Node.link(to:transform:) needs an unused transform, but '\(transform.name ?? "undefined")' is already linked")
-        }
-        transform.setTo(self, api: "Node.link(to:transform:)")
-        transform.setFrom(upstream, api: "Node.link(to:transform:)")
+        transform.linkUnused(from: upstream, to: self)
     }
 
     /// Links `upstream` into this node with a plain pass-through ``Transform`` (`linkTo:`).

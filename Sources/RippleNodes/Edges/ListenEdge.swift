@@ -39,8 +39,8 @@ public final class ListenEdge<Value: Sendable>: Cancellable, @unchecked Sendable
         if cancelled.exchange(true, ordering: .acquiringAndReleasing) { return }
         guard let detached = node else { return }
         node = nil
-        let previous = detached.removeListener(self)
-        extendLifetime(previous)
+        let released = detached.removeListener(self)
+        extendLifetime(released)
     }
 
     public var isCancelled: Bool {

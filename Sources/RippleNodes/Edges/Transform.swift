@@ -149,10 +149,6 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
     /// Called after `to` changed (including to nil).
     func toDidChange() {}
 
-    final var isLinked: Bool {
-        edgeLock.withLock { fromStorage != nil || toTarget != nil }
-    }
-
     // The link/unlink paths below run unspecialised (they are reached through the class's vtable and from
     // `Node.deinit`): explicit lock/unlock rather than `withLock` closures returning tuples, and no `Optional.map`,
     // since each of those costs generic metadata look-ups in unspecialised code.
@@ -202,12 +198,63 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
     }
 
     /// `to` was freed: unlink from `from` too, so nothing keeps the upstream alive on this edge's behalf.
+    ///
+    /// `setTo(nil)` and `setFrom(nil)` in one pass under the edge lock (what unlinking does, without re-reading
+    /// both ends twice): every node of a dropped chain runs this once per upstream transform.
     @usableFromInline
     final func targetDidDeinit() {
+        edgeLock.lock()
         // A freed `to` reads as nil, as a weak reference would; drop the reference that kept its memory.
-        edgeLock.withLock { setTarget(nil) }
-        setFrom(nil, api: "Transform.targetDidDeinit()")
-        reconcileRegistration()
+        setTarget(nil)
+        let old = fromStorage
+        fromStorage = nil
+        let previous = registeredIn
+        registeredIn = nil
+        registeredTo = nil
+        // Under the edge lock, as in `reconcileRegistration()`: edge lock, then node lock.
+        previous?.removeDownstreamEdge(ObjectIdentifier(self))
+        edgeLock.unlock()
+        if old != nil { fromDidChange() }
+        extendLifetime(previous as AnyObject?)
+        extendLifetime(old as AnyObject?)
+    }
+
+    /// Links this transform, which must be unused, from `source` to `target` in one pass: what `setTo` then
+    /// `setFrom` do (the same hooks, in the same order, then the push of `source`'s current value), without their
+    /// re-reads and relink checks. Every operator links a new transform this way.
+    final func linkUnused(from source: Node<Input>, to target: Node<Output>) {
+        edgeLock.lock()
+        if fromStorage != nil || toTarget != nil {
+            let name = nameStorage
+            edgeLock.unlock()
+            programmerError("Node.link(to:transform:) needs an unused transform, but '\(name ?? "undefined")' is already linked")
+        }
+        fromStorage = source
+        setTarget(target)
+        edgeLock.unlock()
+        target.addUpstream(self)
+        toDidChange()
+        registerUnused(from: source, to: target)
+        fromDidChange()
+        source.pushCurrentValue(along: self, into: target)
+    }
+
+    /// `reconcileRegistration()` for a transform just linked by ``linkUnused(from:to:)``: both ends are known and
+    /// held by the caller, so no re-read, no upgrade of `to` and no old registration to remove, unless another
+    /// thread relinked the transform meanwhile (then the general path sorts it out).
+    private func registerUnused(from source: Node<Input>, to target: Node<Output>) {
+        let targetAddress = Unmanaged.passUnretained(target).toOpaque()
+        edgeLock.lock()
+        guard registeredIn == nil, fromStorage === source, toTarget?.raw.toOpaque() == targetAddress else {
+            edgeLock.unlock()
+            reconcileRegistration()
+            return
+        }
+        // Under the edge lock, as in `reconcileRegistration()`: edge lock, then node lock.
+        source.addDownstream(slotType.init(edge: self, target: target, push: push))
+        registeredIn = source
+        registeredTo = targetAddress
+        edgeLock.unlock()
     }
 
     /// Keeps this transform in `from`'s downstream list exactly while both ends are set. The list holds it strongly

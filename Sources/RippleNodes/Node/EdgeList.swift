@@ -70,6 +70,15 @@ final class EdgeList: ManagedBuffer<EdgeCounts, Unmanaged<AnyObject>> {
         return list
     }
 
+    /// A list of `first` then `second`, of which the first `listeners` are listeners: what a node's lone edge and
+    /// a new one become (see `NodeEdges`).
+    static func pair(_ first: AnyObject, _ second: AnyObject, listeners: Int) -> EdgeList {
+        build(listeners: listeners, downstream: 2 - listeners) { new in
+            new[0] = .passRetained(first)
+            new[1] = .passRetained(second)
+        }
+    }
+
     /// This list with `listener` appended to the listeners.
     func addingListener(_ listener: AnyObject) -> EdgeList {
         let (listeners, downstream) = (listenerCount, downstreamCount)

@@ -82,12 +82,12 @@ protocol UpstreamEdge: GraphEdge {
 
 extension Node {
     public var upstreamTransforms: [any GraphEdge] {
-        lock.withLock { upstream }
+        lock.withLock { upstream.all }
     }
 
     public var downstreamTransforms: [any GraphEdge] {
         let edges = lock.withLock { self.edges }
-        return edges.downstream.map { unsafeDowncast($0.takeUnretainedValue(), to: DownstreamSlot<Value>.self).edge }
+        return edges.downstream.map { unsafeDowncast($0, to: DownstreamSlot<Value>.self).edge }
     }
 
     public var hasListener: Bool {
@@ -95,42 +95,35 @@ extension Node {
     }
 
     func addDownstream(_ slot: DownstreamSlot<Value>) {
-        lock.withLock { replaceEdges(edges.addingDownstream(slot)) }
+        let released = lock.withLock { replaceEdges(edges.addingDownstream(slot)) }
+        extendLifetime(released)
     }
 
     /// The caller holds the transform, so removing it here never frees it under the lock.
     func removeDownstreamEdge(_ id: ObjectIdentifier) {
-        let previous = lock.withLock { () -> EdgeList in
-            let previous = edges
-            replaceEdges(previous.removingDownstream {
-                ObjectIdentifier(unsafeDowncast($0, to: DownstreamSlot<Value>.self).edge) == id
+        let released = lock.withLock {
+            // Compared through `edgeRef`: reading `edge`, an existential, would retain and release it.
+            replaceEdges(edges.removingDownstream {
+                UInt(bitPattern: unsafeDowncast($0, to: DownstreamSlot<Value>.self).edgeRef.toOpaque())
+                    == UInt(bitPattern: id)
             })
-            return previous
         }
-        extendLifetime(previous)
+        extendLifetime(released)
     }
 
     @usableFromInline
     func addListener(_ edge: ListenEdge<Value>) {
-        lock.withLock { replaceEdges(edges.addingListener(edge)) }
+        let released = lock.withLock { replaceEdges(edges.addingListener(edge)) }
+        extendLifetime(released)
     }
 
-    /// Marks `edge` dead and drops it, under the lock propagation reads its flag with. Returns the old list so that
-    /// the last release of anything in it happens outside the lock.
-    func removeListener(_ edge: ListenEdge<Value>) -> EdgeList {
+    /// Marks `edge` dead and drops it, under the lock propagation reads its flag with. Returns what to release after
+    /// the caller is done: the last release of anything in it happens outside the lock.
+    func removeListener(_ edge: ListenEdge<Value>) -> ReleasedEdges {
         lock.withLock {
             edge.live = false
-            let previous = edges
-            replaceEdges(previous.removingListener(edge))
-            return previous
+            return replaceEdges(edges.removingListener(edge))
         }
-    }
-
-    /// Installs a new edge list and bumps `edgesVersion`, so propagation knows its snapshot is stale. Call under
-    /// `lock`.
-    private func replaceEdges(_ new: EdgeList) {
-        edges = new
-        edgesVersion.store(edgesVersion.load(ordering: .relaxed) &+ 1, ordering: .releasing)
     }
 
     func addUpstream(_ edge: any UpstreamEdge) {
@@ -138,11 +131,9 @@ extension Node {
     }
 
     /// Returns the removed edge so that its last release happens outside the lock.
-    func removeUpstreamEdge(_ id: ObjectIdentifier) -> [any UpstreamEdge] {
+    func removeUpstreamEdge(_ id: ObjectIdentifier) -> UpstreamEdges {
         lock.withLock {
-            let removed = upstream.filter { ObjectIdentifier($0) == id }
-            upstream.removeAll { ObjectIdentifier($0) == id }
-            return removed
+            upstream.remove(id)
         }
     }
 }

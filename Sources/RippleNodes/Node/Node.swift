@@ -28,12 +28,19 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
     @usableFromInline @exclusivity(unchecked) final var hasValue = false
     @usableFromInline @exclusivity(unchecked) final var mutableFlag: Bool
     @usableFromInline @exclusivity(unchecked) var nameStorage: String?
-    /// Listeners and downstream transforms, replaced as a whole on every change (see `EdgeList`).
-    @usableFromInline @exclusivity(unchecked) final var edges: EdgeList = .empty
+    /// Listeners and downstream transforms, replaced as a whole on every change (see `NodeEdges`).
+    @usableFromInline @exclusivity(unchecked) final var edges: NodeEdges = .empty
     /// Bumped (under `lock`) whenever `edges` is replaced. Propagation compares it with the value it saw with its
     /// snapshot: unchanged, every listener and slot of the snapshot is still attached, with no lock to ask.
     @usableFromInline final let edgesVersion = Atomic<UInt>(0)
-    @usableFromInline @exclusivity(unchecked) var upstream: [any UpstreamEdge] = []
+    /// How propagation reads `edges` without retaining it (see `EdgeReaders.swift`): readers that took the list
+    /// (counted under `lock`), readers done with it (counted atomically, outside the lock), and the lists replaced
+    /// while some reader was still out, released once the two counts meet.
+    @usableFromInline @exclusivity(unchecked) final var edgeReadersEntered: UInt = 0
+    @usableFromInline final let edgeReadersExited = Atomic<UInt>(0)
+    @usableFromInline final let hasRetiredEdges = Atomic<Bool>(false)
+    @exclusivity(unchecked) final var retiredEdges: [AnyObject] = []
+    @exclusivity(unchecked) var upstream = UpstreamEdges()
 
     // Inlinable, so creating a node runs specialised in the client: unspecialised, storing a `Value?` costs generic
     // metadata look-ups.
@@ -51,7 +58,7 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
 
     deinit {
         // The transforms feeding this node are now dead ends: unlink them from their upstream nodes.
-        for edge in upstream { edge.targetDidDeinit() }
+        upstream.forEach { $0.targetDidDeinit() }
         destroyStoredValue()
         nodeCounter.decrement()
     }

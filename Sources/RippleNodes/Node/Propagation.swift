@@ -57,11 +57,13 @@ final class PropagationState {
         path.deallocate()
     }
 
-    /// `id`'s bit in `pathBits`: address bits above the 16-byte alignment, folded so nearby allocations spread out.
+    /// `id`'s bit in `pathBits`: the top 6 bits of the address times the golden ratio (Fibonacci hashing). Nodes of
+    /// one size are allocated at a fixed stride, which a fold of low address bits maps onto few buckets; each false
+    /// "maybe" costs a scan of the path, and the chain's cost then depended on where malloc put its nodes.
     @inlinable @inline(__always)
     static func bit(of id: ObjectIdentifier) -> UInt64 {
         let bits = UInt64(UInt(bitPattern: id))
-        return 1 &<< (((bits &>> 4) ^ (bits &>> 10)) & 63)
+        return 1 &<< ((bits &* 0x9E37_79B9_7F4A_7C15) &>> 58)
     }
 
     /// Whether `id` may be on the path: false proves it is not.
@@ -269,65 +271,67 @@ extension Node {
         }
         var previous = value
         _ = exchangeValue(&previous)
-        // One immutable snapshot of both lists: a retain, not an allocation. It keeps every listener and slot alive
-        // until the end, so the loops below read them unretained.
-        let edges = self.edges
+        // One immutable snapshot of both lists, neither retained nor copied (see `EdgeReaders.swift`). It keeps
+        // every listener and slot alive until the end, so the loops below read them unretained.
+        let snapshot = beginReadingEdges()
         let version = edgesVersion.load(ordering: .relaxed)
-        let listeners = edges.elements
-        let listenerCount = edges.listenerCount
-        // The first listener's flag is read under this lock already. Later ones may have been cancelled by user
-        // code run since (a listener may cancel another): while `edgesVersion` is unchanged none was; otherwise
-        // the flag is re-read under the lock.
-        var live = listenerCount > 0 && listeners[0]._withUnsafeGuaranteedRef {
-            unsafeDowncast($0, to: ListenEdge<Value>.self).live
-        }
-        lock.unlock()
-        extendLifetime(previous)
-        state.push(ObjectIdentifier(self))
-        var index = 0
-        while index < listenerCount {
-            listeners[index]._withUnsafeGuaranteedRef { object in
-                let listener = unsafeDowncast(object, to: ListenEdge<Value>.self)
-                if index > 0 && edgesVersion.load(ordering: .acquiring) != version {
-                    lock.lock()
-                    live = listener.live
-                    lock.unlock()
-                }
-                if live { listener.action(value, context) }
+        // A lone edge (see `NodeEdges`) is read through this local, as a one-element list.
+        var lone = snapshot.object
+        withUnsafeMutablePointer(to: &lone) { lonePointer in
+            let (listeners, listenerCount, downstreamCount) = snapshot.layout(lone: lonePointer)
+            // The first listener's flag is read under this lock already. Later ones may have been cancelled by user
+            // code run since (a listener may cancel another): while `edgesVersion` is unchanged none was;
+            // otherwise the flag is re-read under the lock.
+            var live = listenerCount > 0 && listeners[0]._withUnsafeGuaranteedRef {
+                unsafeDowncast($0, to: ListenEdge<Value>.self).live
             }
-            index += 1
-        }
-        let downstream = listeners + listenerCount
-        let downstreamCount = edges.downstreamCount
-        if downstreamCount > 0 {
-            let senders = SenderList(state: state)
-            index = 0
-            while index < downstreamCount {
-                downstream[index]._withUnsafeGuaranteedRef { object in
-                    let slot = unsafeDowncast(object, to: DownstreamSlot<Value>.self)
-                    // Once user code has run (a listener, an earlier hop), the transform may have been unlinked:
-                    // unless `edgesVersion` is unchanged, check it against the current list, under this node's
-                    // lock. Nothing ran before the first hop of a node without listeners, the common case in a chain.
-                    if (index == 0 && listenerCount == 0) || edgesVersion.load(ordering: .acquiring) == version
-                        || isStillDownstream(slot, since: edges),
-                       let target = slot.target.retained() {
-                        slot.push(slot.edgeRef, target, value, senders, context)
-                        target.release()
+            lock.unlock()
+            extendLifetime(previous)
+            state.push(ObjectIdentifier(self))
+            var index = 0
+            while index < listenerCount {
+                listeners[index]._withUnsafeGuaranteedRef { object in
+                    let listener = unsafeDowncast(object, to: ListenEdge<Value>.self)
+                    if index > 0 && edgesVersion.load(ordering: .acquiring) != version {
+                        lock.lock()
+                        live = listener.live
+                        lock.unlock()
                     }
+                    if live { listener.action(value, context) }
                 }
                 index += 1
             }
+            let downstream = listeners + listenerCount
+            if downstreamCount > 0 {
+                let senders = SenderList(state: state)
+                index = 0
+                while index < downstreamCount {
+                    downstream[index]._withUnsafeGuaranteedRef { object in
+                        let slot = unsafeDowncast(object, to: DownstreamSlot<Value>.self)
+                        // Once user code has run (a listener, an earlier hop), the transform may have been
+                        // unlinked: unless `edgesVersion` is unchanged, check it against the current edges, under
+                        // this node's lock. Nothing ran before the first hop of a node without listeners, the
+                        // common case in a chain.
+                        if (index == 0 && listenerCount == 0) || edgesVersion.load(ordering: .acquiring) == version
+                            || isStillDownstream(slot, since: snapshot.object),
+                           let target = slot.target.retained() {
+                            slot.push(slot.edgeRef, target, value, senders, context)
+                            target.release()
+                        }
+                    }
+                    index += 1
+                }
+            }
         }
         state.pop()
-        extendLifetime(edges)
+        finishReadingEdges()
     }
 
     /// Whether `edge` is still in this node's downstream list; `snapshot` is the list propagation started with.
     @inlinable
-    final func isStillDownstream(_ slot: DownstreamSlot<Value>, since snapshot: EdgeList) -> Bool {
+    final func isStillDownstream(_ slot: DownstreamSlot<Value>, since snapshot: Unmanaged<AnyObject>) -> Bool {
         lock.lock()
-        let current = edges
-        let linked = current === snapshot || current.containsDownstream(slot)
+        let linked = edges.object === snapshot.takeUnretainedValue() || edges.containsDownstream(slot)
         lock.unlock()
         return linked
     }
@@ -350,6 +354,27 @@ extension Node {
             state.push(ObjectIdentifier(self))
             edge.next(current, senders: SenderList(state: state), context: nil)
             state.pop()
+        }
+    }
+
+    /// ``pushCurrentValue(along:)`` for a transform just linked to `target`, which the caller holds: through the
+    /// transform's push thunk, built where its types were concrete, rather than `next`, reached here through the
+    /// vtable's unspecialised entry (the whole hop into `target` then ran generic).
+    final func pushCurrentValue<Output: Sendable>(along edge: Transform<Value, Output>, into target: Node<Output>) {
+        withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { buffer in
+            let slot = buffer.baseAddress.unsafelyUnwrapped
+            lock.lock()
+            let held = copyStoredValue(to: slot)
+            lock.unlock()
+            guard held else { return }
+            let current = slot.move()
+            let state = PropagationState.current.takeUnretainedValue()
+            state.withFreshSenderList([]) {
+                state.push(ObjectIdentifier(self))
+                edge.push(.passUnretained(edge), .passUnretained(target), current, SenderList(state: state),
+                          state.noContext)
+                state.pop()
+            }
         }
     }
 }

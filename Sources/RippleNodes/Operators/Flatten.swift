@@ -55,7 +55,7 @@ final class FlattenTransform<Input: Sendable, Inner: Sendable>: Transform<Input,
             // Nobody else holds `inner` or can ever reach it; without upstream edges nothing can change it either:
             // the value it holds now is the only one it will ever have.
             inner.lock.lock()
-            isFixed = inner.upstream.isEmpty
+            isFixed = !inner.hasUpstream
             if isFixed { value = inner.storage }
             inner.lock.unlock()
         }
