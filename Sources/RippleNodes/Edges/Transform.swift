@@ -179,22 +179,30 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         let source = fromStorage
         let isSelfLink = newValue != nil && source != nil && ObjectIdentifier(newValue!) == ObjectIdentifier(source!)
         var old: Node<Output>? = nil
+        // The node may hold the last reference to this transform: keep it alive until we are done.
+        var removed: UpstreamEdges? = nil
         if !isSelfLink {
             old = loadTo()
             setTarget(newValue)
+            // Under the edge lock (edge lock, then node lock), so that two threads re-pointing this transform change
+            // the nodes' upstream lists in the order they changed `to`: outside it, a `to = nil` could run its
+            // removal before the earlier `to = node` added the edge, leaving a stale edge that kept this transform
+            // and its source alive.
+            if old !== newValue {
+                removed = old?.removeUpstreamEdge(ObjectIdentifier(self))
+                if let newValue { newValue.addUpstream(self) }
+            }
         }
         edgeLock.unlock()
         if isSelfLink {
             programmerError("\(api) cannot link node '\(source!.name ?? "undefined")' to itself")
         }
         if old === newValue { return }
-        // The node may hold the last reference to this transform: keep it alive until we are done.
-        let removed = old?.removeUpstreamEdge(ObjectIdentifier(self))
-        if let newValue { newValue.addUpstream(self) }
         reconcileRegistration()
         toDidChange()
         if newValue != nil, let source { source.pushCurrentValue(along: self) }
-        extendLifetime(removed)
+        // `old` too: its last release may run a node's deinit, which must not happen under the edge lock.
+        extendLifetime((removed, old))
     }
 
     /// `to` was freed: unlink from `from` too, so nothing keeps the upstream alive on this edge's behalf.
