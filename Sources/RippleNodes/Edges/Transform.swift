@@ -87,6 +87,15 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         emit(unsafeBitCast(value, to: Output.self), senders: senders, context: context)
     }
 
+    /// For an operator whose hop runs through its specialised `push` thunk: `next` (what linking calls, through the
+    /// vtable) goes through the thunk too, so both paths run the same code.
+    @inlinable
+    final func nextThroughPush(_ value: Input, senders: SenderList, context: (any Sendable)?) {
+        guard let output = to else { return }
+        push(Unmanaged.passUnretained(self), Unmanaged.passUnretained(output), value, senders, context)
+        extendLifetime(output)
+    }
+
     /// Pushes `value` into `to`, unless `to` is already on the sender list (the cycle cut); if `to` is propagating
     /// an earlier value on this thread, the push waits for it.
     @inlinable

@@ -38,10 +38,7 @@ final class FlattenTransform<Input: Sendable, Inner: Sendable>: Transform<Input,
     /// Linking pushes the upstream's current value through here (the class's vtable rather than the thunk).
     @usableFromInline
     override func next(_ value: Input, senders: SenderList, context: (any Sendable)?) {
-        // Through the thunk, which runs specialised.
-        guard let output = to else { return }
-        push(Unmanaged.passUnretained(self), Unmanaged.passUnretained(output), value, senders, context)
-        extendLifetime(output)
+        nextThroughPush(value, senders: senders, context: context)
     }
 
     /// Switches the output to `inner`. `target` is the output, kept alive by the caller.

@@ -124,10 +124,7 @@ final class ZipInput<Input: Sendable, Output: Sendable>: Transform<Input, Output
     /// Linking pushes the input's current value through here (the class's vtable rather than the thunk).
     @usableFromInline
     override func next(_ value: Input, senders: SenderList, context: (any Sendable)?) {
-        // Through the thunk, which runs specialised.
-        guard let output = to else { return }
-        push(Unmanaged.passUnretained(self), Unmanaged.passUnretained(output), value, senders, context)
-        extendLifetime(output)
+        nextThroughPush(value, senders: senders, context: context)
     }
 
     override func fromDidChange() {
