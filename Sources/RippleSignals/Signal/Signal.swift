@@ -95,30 +95,28 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
 
     /// Runs the action for `subscriber` and hands it the cleanup.
     ///
-    /// The returned disposer does not keep `subscriber` alive (it holds only its ``SubscriptionCore``): a
+    /// The returned disposer is the subscriber's ``SubscriptionCore`` and does not keep `subscriber` alive: a
     /// subscription lives as long as its producer references the subscriber (a timer, a request, an upstream
-    /// signal), as in GYSignal, and never because of a forgotten handle.
-    @usableFromInline
+    /// signal), as in GYSignal, and never because of a forgotten handle. Inlinable so that operators subscribing in
+    /// the caller's module read this signal's fields specialised (unspecialised, each optional field read looks its
+    /// metadata up).
+    @inlinable
     func subscribe(_ subscriber: Subscriber<Value, Failure>) -> Disposer {
-        // `action` first, and `justValue` last: reading a `Value?` in unspecialised code costs a metadata lookup,
-        // which an action-made signal (the common case here) should not pay.
         let cleanup = if let action {
             action(subscriber)
         } else if let fused {
             fused({ subscriber.send($0) }, { subscriber.sendError($0) }, { subscriber.sendComplete() })
         } else if let justValue {
-            Self.sendJust(justValue, to: subscriber)
+            // One value, then completion.
+            { () -> Disposer in
+                subscriber.send(justValue)
+                subscriber.sendComplete()
+                return Disposer.nothing
+            }()
         } else {
             Disposer.nothing
         }
         subscriber.attach(cleanup)
-        return Disposer(subscription: subscriber.core)
-    }
-
-    /// Subscribing to a `just`: its value, then completion.
-    private static func sendJust(_ value: Value, to subscriber: Subscriber<Value, Failure>) -> Disposer {
-        subscriber.send(value)
-        subscriber.sendComplete()
-        return .nothing
+        return subscriber.core
     }
 }
