@@ -15,28 +15,36 @@ import RippleCore
 /// disposer.dispose()
 /// ```
 public struct Signal<Value: Sendable, Failure: Error>: Sendable {
-    // Exactly one of `action`, `fused` and `justValue` is set. (Optionals rather than an enum: Swift 6.3 crashes
-    // mangling a pack element archetype when `subscribeEach` iterates a pack of signals holding an enum.)
-    /// What subscribing runs, unless `fused` is set.
-    @usableFromInline let action: (@Sendable (Subscriber<Value, Failure>) -> Disposer)?
-    /// Set for map, filter and just (see ``fused(_:)``): subscribes with raw callbacks, which it calls following
-    /// the grammar (values one at a time, never concurrently, then at most one terminal event) — through the head
-    /// subscriber of a map/filter chain, or by construction (just).
-    @usableFromInline let fused: Fused?
-    /// Set for `just`: the value is stored in the signal itself rather than captured by a closure, so making a
-    /// `just` allocates nothing, and flattenMap delivers it inline without subscribing to it.
-    @usableFromInline let justValue: Value?
+    /// What subscribing does. One enum rather than an optional field per kind: a `Signal` is then the size of its
+    /// largest case plus a tag (17 bytes for an `Int` signal, rather than 41), so it fits in the three-word inline
+    /// buffer of an existential and copies cheaply.
+    @usableFromInline
+    enum Body: Sendable {
+        /// `Signal { subscriber in … }`: runs once per subscription.
+        case action(@Sendable (Subscriber<Value, Failure>) -> Disposer)
+        /// map and filter (see ``fused(_:)``): subscribes with raw callbacks, which it calls following the grammar
+        /// (values one at a time, never concurrently, then at most one terminal event) through the head subscriber
+        /// of a map/filter chain.
+        case fused(Fused)
+        /// `just`: the value is stored in the signal itself rather than captured by a closure, so making a `just`
+        /// allocates nothing, and flattenMap delivers it inline without subscribing to it. It calls its callbacks
+        /// directly on the subscribing thread (one value, then completion): the grammar holds by construction.
+        case just(Value)
+    }
+
+    @usableFromInline let body: Body
 
     /// Subscribes with raw callbacks: `value` gets this signal's values, `error` and `complete` its terminal events.
     @usableFromInline typealias Fused = @Sendable (_ value: @escaping @Sendable (Value) -> Void,
                                                    _ error: @escaping @Sendable (Failure) -> Void,
                                                    _ complete: @escaping @Sendable () -> Void) -> Disposer
 
-    /// True when this signal calls its subscriber only from another ``Subscriber``'s callbacks (map, filter): those
-    /// are already one at a time, never re-entrant, so the subscriber can skip its own queue (see
-    /// `Subscriber.isFedSerially`).
-    @usableFromInline var deliversSerially: Bool {
-        action == nil
+    /// True when this signal calls its subscriber only from another ``Subscriber``'s callbacks (map, filter) or
+    /// directly while subscribing (just): those are already one at a time, never re-entrant, so the subscriber can
+    /// skip its own queue (see `Subscriber.isFedSerially`).
+    @inlinable
+    var deliversSerially: Bool {
+        if case .action = body { false } else { true }
     }
 
     /// Creates a signal whose `action` runs once per subscription.
@@ -44,25 +52,20 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     /// The action sends events to the subscriber (now or later, from any thread) and returns the ``Disposer`` that
     /// releases what it set up. That disposer runs exactly once: when the subscription is disposed, right after the
     /// terminal event's callback, or when nothing references the subscriber any more.
+    @inlinable
     public init(_ action: @escaping @Sendable (Subscriber<Value, Failure>) -> Disposer) {
-        self.action = action
-        fused = nil
-        justValue = nil
+        body = .action(action)
     }
 
-    @usableFromInline
-    init(fused: @escaping Fused) {
-        action = nil
-        self.fused = fused
-        justValue = nil
+    @inlinable
+    init(body: Body) {
+        self.body = body
     }
 
-    /// A signal that sends `value` on the subscribing thread, then completes (see ``just(_:)``).
-    @usableFromInline
-    init(justValue value: Value) {
-        action = nil
-        fused = nil
-        justValue = value
+    /// The value of a `just`, which flattenMap delivers inline; nil for other signals.
+    @inlinable
+    var justValue: Value? {
+        if case .just(let value) = body { value } else { nil }
     }
 
     /// For map and filter, which only transform or drop values and pass terminal events through unchanged.
@@ -73,7 +76,7 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     /// is fed by that head subscriber's callbacks, hence `deliversSerially`.
     @inlinable
     static func fused(_ attach: @escaping Fused) -> Signal {
-        Signal(fused: attach)
+        Signal(body: .fused(attach))
     }
 
     /// Subscribes with raw callbacks, through one subscriber for a whole map/filter chain (see ``fused(_:)``).
@@ -81,16 +84,16 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     func attach(value: @escaping @Sendable (Value) -> Void,
                 error: @escaping @Sendable (Failure) -> Void,
                 complete: @escaping @Sendable () -> Void) -> Disposer {
-        if let fused {
+        switch body {
+        case .fused(let fused):
             return fused(value, error, complete)
-        }
-        if let justValue {
-            // One value, then completion, on the subscribing thread: the grammar holds by construction.
-            value(justValue)
+        case .just(let just):
+            value(just)
             complete()
             return .nothing
+        case .action:
+            return subscribe(Subscriber(value: value, error: error, complete: complete, isFedSerially: false))
         }
-        return subscribe(Subscriber(value: value, error: error, complete: complete, isFedSerially: false))
     }
 
     /// Runs the action for `subscriber` and hands it the cleanup.
@@ -98,23 +101,19 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     /// The returned disposer is the subscriber's ``SubscriptionCore`` and does not keep `subscriber` alive: a
     /// subscription lives as long as its producer references the subscriber (a timer, a request, an upstream
     /// signal), as in GYSignal, and never because of a forgotten handle. Inlinable so that operators subscribing in
-    /// the caller's module read this signal's fields specialised (unspecialised, each optional field read looks its
-    /// metadata up).
+    /// the caller's module switch over `body` specialised (unspecialised, that looks the enum's metadata up).
     @inlinable
     func subscribe(_ subscriber: Subscriber<Value, Failure>) -> Disposer {
-        let cleanup = if let action {
-            action(subscriber)
-        } else if let fused {
-            fused({ subscriber.send($0) }, { subscriber.sendError($0) }, { subscriber.sendComplete() })
-        } else if let justValue {
-            // One value, then completion.
-            { () -> Disposer in
-                subscriber.send(justValue)
-                subscriber.sendComplete()
-                return Disposer.nothing
-            }()
-        } else {
-            Disposer.nothing
+        let cleanup: Disposer
+        switch body {
+        case .action(let action):
+            cleanup = action(subscriber)
+        case .fused(let fused):
+            cleanup = fused({ subscriber.send($0) }, { subscriber.sendError($0) }, { subscriber.sendComplete() })
+        case .just(let just):
+            subscriber.send(just)
+            subscriber.sendComplete()
+            cleanup = .nothing
         }
         subscriber.attach(cleanup)
         return subscriber.core
