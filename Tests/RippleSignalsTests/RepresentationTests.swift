@@ -26,6 +26,46 @@ struct RepresentationTests {
         #expect(just.justValue == 7)
         #expect(action.justValue == nil && mapped.justValue == nil)
         #expect(just.deliversSerially && mapped.deliversSerially && !action.deliversSerially)
+        if case .action = action.body {} else { Issue.record("an action signal is not .action") }
+        if case .fused = mapped.body {} else { Issue.record("map is not fused") }
+        if case .fused = just.map({ $0 }).body {} else { Issue.record("map over just is not fused") }
+    }
+
+    // The subscriber at the end of a map/filter chain is fed serially by the chain's head subscriber: it must still
+    // drop values after disposal and end with the first terminal event.
+    @Test("a map/filter chain subscribed with callbacks: grammar, disposal and the disposer")
+    func fusedSubscribedWithCallbacks() {
+        let source = ManualSource<Int, TestError>()
+        let recorder = Recorder<Event<Int>>()
+        let disposer = source.signal.map { $0 * 2 }.filter { $0 != 4 }.record(into: recorder)
+        source.send(1)
+        source.send(2)
+        source.send(3)
+        #expect(recorder.values == [.value(2), .value(6)])
+        #expect(!disposer.isDisposed)
+        disposer.dispose()
+        source.send(4)
+        source.sendComplete()
+        #expect(recorder.values == [.value(2), .value(6)])
+        #expect(disposer.isDisposed && source.disposals == 1)
+
+        let ended = Recorder<Event<Int>>()
+        let endedDisposer = source.signal.map { $0 }.record(into: ended)
+        source.sendError(TestError(3))
+        source.send(5)
+        source.sendComplete()
+        #expect(ended.values == [.error(3)])
+        #expect(endedDisposer.isDisposed)
+
+        let just = Recorder<Event<Int>>()
+        let justDisposer = Signal<Int, TestError>.just(5).map { $0 + 1 }.record(into: just)
+        #expect(just.values == [.value(6), .complete])
+        #expect(justDisposer.isDisposed)
+        justDisposer.dispose()
+        #expect(justDisposer.isDisposed)
+        let plain = Recorder<Int>()
+        let plainDisposer = Signal<Int, Never>.just(8).subscribe(value: { plain.record($0) })
+        #expect(plain.values == [8] && plainDisposer.isDisposed)
     }
 
     // `subscribe` hands out the subscription's shared core and flattenMap/merge their completion group as the
