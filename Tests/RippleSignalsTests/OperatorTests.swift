@@ -382,6 +382,39 @@ struct OperatorTests {
         }
     }
 
+    @Test("four-input combineLatest: mixed types, just inputs, values released once the subscription is gone")
+    func combineLatestFourInputs() {
+        final class Box: Sendable {}
+        let recorder = Recorder<String>()
+        let source = ManualSource<Int, TestError>()
+        weak var weakBox: Box?
+        do {
+            let box = Box()
+            weakBox = box
+            let combined: Signal<(String, Box, Bool, Int), TestError> =
+                Signal.just("s").combineLatest(Signal.just(box), Signal.just(true), source.signal)
+            let disposer = combined.subscribe(value: { recorder.record("\($0.0) \($0.2) \($0.3)") })
+            source.send(1)
+            source.send(2)
+            #expect(recorder.values == ["s true 1", "s true 2"])
+            disposer.dispose()
+            source.send(3)
+            #expect(recorder.values == ["s true 1", "s true 2"])
+        }
+        source.forgetSubscribers()
+        #expect(weakBox == nil)
+
+        // An input that completes without a value completes the result at once; later values are dropped.
+        let ended = Recorder<Event<Int>>()
+        let other = ManualSource<Int, TestError>()
+        let empty: Signal<(Int, Int, Int, Int), TestError> =
+            other.signal.combineLatest(Signal.just(1), Signal<Int, TestError>.empty, Signal.just(2))
+        empty.map { $0.0 }.record(into: ended)
+        other.send(5)
+        #expect(ended.values == [.complete])
+        #expect(other.disposals == 1)
+    }
+
     @Test("combineLatest completes at once when an input completes without a value")
     func combineLatestEmptyInput() {
         let recorder = Recorder<Event<Int>>()

@@ -6,28 +6,33 @@ import RippleCore
 /// Inputs may send from different threads. Tuples are built under `lock` in a definite order, then delivered
 /// outside it; the thread that finds the emitter idle delivers everything queued meanwhile, so the downstream sees
 /// tuples in the order they were built. `@unchecked Sendable`: all mutable state is guarded by `lock`.
+@usableFromInline
 class CombiningState<Output: Sendable, Failure: Error>: @unchecked Sendable {
+    @usableFromInline
     enum Emission {
         case value(Output)
         case complete
     }
 
-    let lock = RawLock()
-    let downstream: Subscriber<Output, Failure>
-    let inputCount: Int
+    @usableFromInline let lock = RawLock()
+    @usableFromInline let downstream: Subscriber<Output, Failure>
+    @usableFromInline let inputCount: Int
     // Guarded by `lock`, which already excludes concurrent access: no dynamic exclusivity checks needed.
-    @exclusivity(unchecked) var completed: [Bool]
-    @exclusivity(unchecked) var ended = false
+    @usableFromInline @exclusivity(unchecked) var completed: [Bool]
+    @usableFromInline @exclusivity(unchecked) var ended = false
     // `pending` and `delivering` are only touched by the `@inline(never)` helpers and `flush`: naming `[Emission]`
-    // makes a function fetch that generic metadata (a locked hash-map lookup) on every call, even when nothing is
-    // queued. `queued` mirrors `pending.count` for the fast path of `emit(_:)`.
-    @exclusivity(unchecked) private var pending: [Emission] = []
-    @exclusivity(unchecked) private var queued = 0
+    // makes an unspecialised function fetch that generic metadata (a locked hash-map lookup) on every call, even
+    // when nothing is queued. `queued` mirrors `pending.count` for the fast path of `emit(_:)`. (`init`, `flush` and
+    // `enqueueCompletion` are inlinable so that specialised operators, such as the four-input combineLatest, pay
+    // no lookup there either.)
+    @usableFromInline @exclusivity(unchecked) var pending: [Emission] = []
+    @usableFromInline @exclusivity(unchecked) var queued = 0
     /// The batch being delivered; touched only by the thread that set `emitting`. Swapped with `pending` so both
     /// buffers keep their capacity and a steady stream allocates nothing.
-    @exclusivity(unchecked) private var delivering: [Emission] = []
-    @exclusivity(unchecked) private var emitting = false
+    @usableFromInline @exclusivity(unchecked) var delivering: [Emission] = []
+    @usableFromInline @exclusivity(unchecked) var emitting = false
 
+    @inlinable
     init(inputCount: Int, downstream: Subscriber<Output, Failure>) {
         self.inputCount = inputCount
         self.downstream = downstream
@@ -36,6 +41,7 @@ class CombiningState<Output: Sendable, Failure: Error>: @unchecked Sendable {
 
     /// Called with `lock` held; releases it. Delivers `output` at once unless another thread is emitting (then that
     /// thread delivers it, in order).
+    @usableFromInline
     func emit(_ output: Output) {
         if emitting || queued != 0 {
             // Behind another thread's emissions, or behind ones queued by `enqueue` whose `flush` has not run yet.
@@ -59,10 +65,17 @@ class CombiningState<Output: Sendable, Failure: Error>: @unchecked Sendable {
     }
 
     /// Called with `lock` held: queues `emission`. The caller must call ``flush()`` after unlocking.
+    @usableFromInline
     func enqueue(_ emission: Emission) {
         if case .complete = emission { ended = true }
         pending.append(emission)
         queued += 1
+    }
+
+    /// Called with `lock` held: queues the completion (see ``enqueue(_:)``).
+    @inlinable
+    final func enqueueCompletion() {
+        enqueue(.complete)
     }
 
     @inline(never)
@@ -71,7 +84,8 @@ class CombiningState<Output: Sendable, Failure: Error>: @unchecked Sendable {
     }
 
     /// Delivers queued emissions unless another thread already is.
-    func flush(alreadyEmitting: Bool = false) {
+    @inlinable
+    final func flush(alreadyEmitting: Bool = false) {
         lock.lock()
         if emitting && !alreadyEmitting {
             lock.unlock()
@@ -95,6 +109,7 @@ class CombiningState<Output: Sendable, Failure: Error>: @unchecked Sendable {
         lock.unlock()
     }
 
+    @usableFromInline
     func fail(_ error: Failure) {
         lock.withLock { ended = true }
         downstream.sendError(error)
