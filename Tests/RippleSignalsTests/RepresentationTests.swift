@@ -112,4 +112,56 @@ struct RepresentationTests {
         #expect(merged.isDisposed)
         #expect(source.disposals == 2 && inner.disposals == 2)
     }
+
+    // A filter hands its predicate to the operator above it instead of wrapping the value callback; the order in
+    // which transforms and predicates run (and so their side effects) must stay the chain's order.
+    @Test("map/filter chains run transforms and predicates in chain order, over an action source and over just")
+    func fusedFilterOrder() {
+        let calls = Recorder<String>()
+        func chain(_ source: Signal<Int, TestError>) -> Signal<Int, TestError> {
+            source
+                .filter { calls.record("f1(\($0))"); return $0 != 2 }
+                .map { calls.record("m1(\($0))"); return $0 * 10 }
+                .filter { calls.record("f2(\($0))"); return $0 != 30 }
+                .filter { calls.record("f3(\($0))"); return $0 != 40 }
+                .map { calls.record("m2(\($0))"); return $0 + 1 }
+                .filter { calls.record("f4(\($0))"); return true }
+        }
+        let source = ManualSource<Int, TestError>()
+        let recorder = Recorder<Event<Int>>()
+        let disposer = chain(source.signal).record(into: recorder)
+        for value in 1...5 { source.send(value) }
+        source.sendComplete()
+        #expect(recorder.values == [.value(11), .value(51), .complete])
+        #expect(calls.values == [
+            "f1(1)", "m1(1)", "f2(10)", "f3(10)", "m2(10)", "f4(11)",
+            "f1(2)",
+            "f1(3)", "m1(3)", "f2(30)",
+            "f1(4)", "m1(4)", "f2(40)", "f3(40)",
+            "f1(5)", "m1(5)", "f2(50)", "f3(50)", "m2(50)", "f4(51)",
+        ])
+        #expect(disposer.isDisposed)
+
+        let kept = Recorder<Event<Int>>()
+        chain(.just(5)).record(into: kept)
+        #expect(kept.values == [.value(51), .complete])
+        let dropped = Recorder<Event<Int>>()
+        chain(.just(3)).record(into: dropped)
+        #expect(dropped.values == [.complete])
+
+        // A filter right below the source: its predicate is tested by the source's own subscriber.
+        let direct = Recorder<Event<Int>>()
+        let other = ManualSource<Int, TestError>()
+        other.signal.filter { $0.isMultiple(of: 2) }.filter { $0 > 2 }.record(into: direct)
+        for value in 1...6 { other.send(value) }
+        other.sendError(TestError(4))
+        #expect(direct.values == [.value(4), .value(6), .error(4)])
+
+        // Inner signals of flattenMap and inputs of merge are attached the same way.
+        let merged = Recorder<Event<Int>>()
+        Signal<Int, TestError>.just(1).merge(Signal.just(2).filter { $0 > 5 }, chain(.just(1)))
+            .flattenMap { Signal.just($0).filter { $0 != 1 } }
+            .record(into: merged)
+        #expect(merged.values == [.value(11), .complete])
+    }
 }

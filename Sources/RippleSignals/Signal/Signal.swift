@@ -34,8 +34,10 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
 
     @usableFromInline let body: Body
 
-    /// Subscribes with raw callbacks: `value` gets this signal's values, `error` and `complete` its terminal events.
+    /// Subscribes with raw callbacks: `value` gets this signal's values that pass `keep` (all when nil), `error` and
+    /// `complete` its terminal events.
     @usableFromInline typealias Fused = @Sendable (_ value: @escaping @Sendable (Value) -> Void,
+                                                   _ keep: (@Sendable (Value) -> Bool)?,
                                                    _ error: @escaping @Sendable (Failure) -> Void,
                                                    _ complete: @escaping @Sendable () -> Void) -> Disposer
 
@@ -74,24 +76,38 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     /// delivers one value at a time, so each operator becomes one closure wrapped around its downstream's value
     /// callback, and one subscriber at the chain's head calls the composed closure. A subscriber at the chain's end
     /// is fed by that head subscriber's callbacks, hence `deliversSerially`.
+    ///
+    /// A filter makes no closure of its own when subscribed: it hands its predicate upstream as `keep`, and the map
+    /// above it tests its output with it (or the chain's head, or a `just`). A map-then-filter pair then costs one
+    /// closure per subscription, and one call fewer per value.
     @inlinable
     static func fused(_ attach: @escaping Fused) -> Signal {
         Signal(body: .fused(attach))
     }
 
-    /// Subscribes with raw callbacks, through one subscriber for a whole map/filter chain (see ``fused(_:)``).
+    /// Subscribes with raw callbacks, through one subscriber for a whole map/filter chain (see ``fused(_:)``):
+    /// `value` gets the values that pass `keep` (all when nil).
     @inlinable
     func attach(value: @escaping @Sendable (Value) -> Void,
+                keep: (@Sendable (Value) -> Bool)? = nil,
                 error: @escaping @Sendable (Failure) -> Void,
                 complete: @escaping @Sendable () -> Void) -> Disposer {
         switch body {
         case .fused(let fused):
-            return fused(value, error, complete)
+            return fused(value, keep, error, complete)
         case .just(let just):
-            value(just)
+            if let keep {
+                if keep(just) { value(just) }
+            } else {
+                value(just)
+            }
             complete()
             return .nothing
         case .action:
+            if let keep {
+                return subscribe(Subscriber(value: { if keep($0) { value($0) } }, error: error, complete: complete,
+                                            isFedSerially: false))
+            }
             return subscribe(Subscriber(value: value, error: error, complete: complete, isFedSerially: false))
         }
     }
@@ -109,7 +125,7 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
         case .action(let action):
             cleanup = action(subscriber)
         case .fused(let fused):
-            cleanup = fused({ subscriber.send($0) }, { subscriber.sendError($0) }, { subscriber.sendComplete() })
+            cleanup = fused({ subscriber.send($0) }, nil, { subscriber.sendError($0) }, { subscriber.sendComplete() })
         case .just(let just):
             subscriber.send(just)
             subscriber.sendComplete()
