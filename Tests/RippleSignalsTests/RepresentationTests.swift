@@ -25,14 +25,14 @@ struct RepresentationTests {
         let mapped = action.map { $0 + 1 }
         #expect(just.justValue == 7)
         #expect(action.justValue == nil && mapped.justValue == nil)
-        #expect(just.deliversSerially && mapped.deliversSerially && !action.deliversSerially)
         if case .action = action.body {} else { Issue.record("an action signal is not .action") }
         if case .fused = mapped.body {} else { Issue.record("map is not fused") }
         if case .fused = just.map({ $0 }).body {} else { Issue.record("map over just is not fused") }
     }
 
-    // The subscriber at the end of a map/filter chain is fed serially by the chain's head subscriber: it must still
-    // drop values after disposal and end with the first terminal event.
+    // A map/filter chain or a `just` subscribed with callbacks gets no subscriber at its end: the chain's head
+    // subscriber (or the `just` itself) calls the callbacks, and the disposer is the head's (or, for a `just`, one
+    // that has already ended).
     @Test("a map/filter chain subscribed with callbacks: grammar, disposal and the disposer")
     func fusedSubscribedWithCallbacks() {
         let source = ManualSource<Int, TestError>()

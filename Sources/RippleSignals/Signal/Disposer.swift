@@ -29,6 +29,14 @@ public class Disposer: Cancellable, @unchecked Sendable {
     /// is never observed.
     @usableFromInline static let nothing = Disposer()
 
+    /// One shared disposer that is already disposed: what attaching to a `just` returns, since that subscription
+    /// has ended by the time it is returned. Disposing it again does nothing.
+    @usableFromInline static let ended: Disposer = {
+        let disposer = Disposer()
+        disposer.dispose()
+        return disposer
+    }()
+
     /// Runs the cleanup, once. Later calls, from any thread, do nothing.
     public func dispose() {
         guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }

@@ -41,14 +41,6 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
                                                    _ error: @escaping @Sendable (Failure) -> Void,
                                                    _ complete: @escaping @Sendable () -> Void) -> Disposer
 
-    /// True when this signal calls its subscriber only from another ``Subscriber``'s callbacks (map, filter) or
-    /// directly while subscribing (just): those are already one at a time, never re-entrant, so the subscriber can
-    /// skip its own queue (see `Subscriber.isFedSerially`).
-    @inlinable
-    var deliversSerially: Bool {
-        if case .action = body { false } else { true }
-    }
-
     /// Creates a signal whose `action` runs once per subscription.
     ///
     /// The action sends events to the subscriber (now or later, from any thread) and returns the ``Disposer`` that
@@ -74,8 +66,8 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     ///
     /// A chain of them needs no subscriber per operator: the upstream's subscriber already enforces the grammar and
     /// delivers one value at a time, so each operator becomes one closure wrapped around its downstream's value
-    /// callback, and one subscriber at the chain's head calls the composed closure. A subscriber at the chain's end
-    /// is fed by that head subscriber's callbacks, hence `deliversSerially`.
+    /// callback, and one subscriber at the chain's head calls the composed closure. Subscribing to the chain with
+    /// callbacks adds no subscriber at its end either (see ``subscribe(value:error:complete:)``).
     ///
     /// A filter makes no closure of its own when subscribed: it hands its predicate upstream as `keep`, and the map
     /// above it tests its output with it (or the chain's head, or a `just`). A map-then-filter pair then costs one
@@ -102,13 +94,12 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
                 value(just)
             }
             complete()
-            return .nothing
+            return .ended
         case .action:
             if let keep {
-                return subscribe(Subscriber(value: { if keep($0) { value($0) } }, error: error, complete: complete,
-                                            isFedSerially: false))
+                return subscribe(Subscriber(value: { if keep($0) { value($0) } }, error: error, complete: complete))
             }
-            return subscribe(Subscriber(value: value, error: error, complete: complete, isFedSerially: false))
+            return subscribe(Subscriber(value: value, error: error, complete: complete))
         }
     }
 

@@ -42,22 +42,16 @@ public final class Subscriber<Value: Sendable, Failure: Error>: @unchecked Senda
     @usableFromInline let onValue: (@Sendable (Value) -> Void)?
     @usableFromInline let onError: (@Sendable (Failure) -> Void)?
     @usableFromInline let onComplete: (@Sendable () -> Void)?
-    /// True when the only producer is another subscriber's callbacks (``Signal`` `deliversSerially`): its events
-    /// arrive one at a time and never re-entrantly, so `send` delivers at once after one atomic load of `closed`
-    /// (`dispose()` may come from any thread), without entering `delivering`. Terminal events take the ordinary path.
-    @usableFromInline let isFedSerially: Bool
 
     // Inlinable so that it runs specialised where the subscriber is made: unspecialised, initialising `queue`
     // looks up the metadata of `[Event]`.
     @inlinable
     init(value: (@Sendable (Value) -> Void)?,
          error: (@Sendable (Failure) -> Void)?,
-         complete: (@Sendable () -> Void)?,
-         isFedSerially: Bool = false) {
+         complete: (@Sendable () -> Void)?) {
         onValue = value
         onError = error
         onComplete = complete
-        self.isFedSerially = isFedSerially
         countSubscriberMade()
     }
 
@@ -69,12 +63,6 @@ public final class Subscriber<Value: Sendable, Failure: Error>: @unchecked Senda
 
     /// Sends a value. Ignored after an error, a completion or disposal.
     public func send(_ value: Value) {
-        if isFedSerially {
-            if core.state.load(ordering: .acquiring) & SubscriptionCore.closed == 0 {
-                onValue?(value)
-            }
-            return
-        }
         // Idle, accepting, nothing queued: deliver at once.
         let entered = core.state.compareExchange(
             expected: 0, desired: SubscriptionCore.delivering, ordering: .acquiring).exchanged
