@@ -327,6 +327,74 @@ struct OperatorTests {
         #expect(recorder.values == ["1atrue", "complete"])
     }
 
+    // zip keeps one typed queue per input: values of different types and sizes queue up in order and come back
+    // intact, and what is still queued is released with the subscription.
+    @Test("zip queues typed values per input, in order, and releases the queued ones with the subscription")
+    func zipTypedQueues() {
+        final class Box: Sendable {
+            let id: Int
+            init(_ id: Int) { self.id = id }
+        }
+        let numbers = ManualSource<Int8, TestError>()
+        let texts = ManualSource<String, TestError>()
+        let boxes = ManualSource<Box, TestError>()
+        let recorder = Recorder<String>()
+        weak var weakQueued: Box?
+        do {
+            let zipped: Signal<(Int8, String, Box), TestError> = numbers.signal.zip(texts.signal, boxes.signal)
+            let disposer = zipped.subscribe(value: { recorder.record("\($0.0) \($0.1) \($0.2.id)") })
+            boxes.send(Box(1))
+            let queued = Box(2)
+            weakQueued = queued
+            boxes.send(queued)
+            texts.send(String(repeating: "long ", count: 6))
+            texts.send("b")
+            numbers.send(-1)
+            #expect(recorder.values == ["-1 \(String(repeating: "long ", count: 6)) 1"])
+            numbers.send(2)
+            numbers.send(3)
+            #expect(recorder.values == ["-1 \(String(repeating: "long ", count: 6)) 1", "2 b 2"])
+            let late = Box(3)
+            weakQueued = late
+            boxes.send(late)
+            #expect(recorder.count == 2)
+            disposer.dispose()
+        }
+        numbers.forgetSubscribers()
+        texts.forgetSubscribers()
+        boxes.forgetSubscribers()
+        #expect(weakQueued == nil)
+    }
+
+    // Each input's queue is a ring buffer that starts with room for 4 values: it must grow while wrapped around,
+    // keep its order, and release what is left in it, wrapped or not.
+    @Test("zip's queues grow and wrap around in order, and release what they still hold")
+    func zipQueueGrowthAndWrap() {
+        final class Box: Sendable {
+            let id: Int
+            init(_ id: Int) { self.id = id }
+        }
+        let left = ManualSource<Box, TestError>()
+        let right = ManualSource<Int, TestError>()
+        let pairs = Recorder<String>()
+        weak var weakLast: Box?
+        do {
+            let disposer = left.signal.zip(right.signal).subscribe(value: { pairs.record("\($0.0.id)-\($0.1)") })
+            for id in 0..<3 { left.send(Box(id)) }
+            for value in 0..<2 { right.send(value) }   // head moves to 2, one value left
+            for id in 3..<12 { left.send(Box(id)) }    // wraps around, then grows twice
+            for value in 2..<9 { right.send(value) }
+            let last = Box(12)
+            weakLast = last
+            left.send(last)
+            #expect(pairs.values == (0..<9).map { "\($0)-\($0)" })
+            disposer.dispose()
+        }
+        left.forgetSubscribers()
+        right.forgetSubscribers()
+        #expect(weakLast == nil)
+    }
+
     // combineLatest stores the latest values in one buffer laid out as the output tuple: elements of different
     // sizes and alignments (and non-trivial ones) must come back intact.
     @Test("combineLatest of mixed types delivers the latest value of each")
