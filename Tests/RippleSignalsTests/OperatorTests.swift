@@ -483,6 +483,26 @@ struct OperatorTests {
         #expect(other.disposals == 1)
     }
 
+    // The four-input combineLatest's state is its own disposer: it must end every input once, however often it is
+    // disposed, and say so.
+    @Test("four-input combineLatest: disposing ends every input once and reports it")
+    func combineLatestFourInputsDisposer() {
+        let sources = (0..<4).map { _ in ManualSource<Int, TestError>() }
+        let recorder = Recorder<Event<Int>>()
+        let combined: Signal<(Int, Int, Int, Int), TestError> =
+            sources[0].signal.combineLatest(sources[1].signal, sources[2].signal, sources[3].signal)
+        let disposer = combined.map { $0.0 + $0.1 + $0.2 + $0.3 }.record(into: recorder)
+        for (index, source) in sources.enumerated() { source.send(index) }
+        #expect(recorder.values == [.value(6)])
+        #expect(!disposer.isDisposed)
+        disposer.dispose()
+        disposer.dispose()
+        #expect(disposer.isDisposed)
+        #expect(sources.map(\.disposals) == [1, 1, 1, 1])
+        sources[0].send(10)
+        #expect(recorder.values == [.value(6)])
+    }
+
     @Test("combineLatest completes at once when an input completes without a value")
     func combineLatestEmptyInput() {
         let recorder = Recorder<Event<Int>>()

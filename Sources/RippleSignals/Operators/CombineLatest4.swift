@@ -34,6 +34,9 @@ final class CombineLatest4<A: Sendable, B: Sendable, C: Sendable, D: Sendable, F
     @usableFromInline @exclusivity(unchecked) var present = 0
     /// Bit `i` is set once input `i` has completed.
     @usableFromInline @exclusivity(unchecked) var completedInputs = 0
+    /// The inputs' subscriptions, ended by ``dispose()``.
+    @usableFromInline @exclusivity(unchecked) var inputs: (Disposer?, Disposer?, Disposer?, Disposer?)
+    @usableFromInline @exclusivity(unchecked) var disposed = false
 
     @inlinable
     init(downstream: Subscriber<(A, B, C, D), Failure>) {
@@ -41,33 +44,46 @@ final class CombineLatest4<A: Sendable, B: Sendable, C: Sendable, D: Sendable, F
         super.init(inputCount: 0, downstream: downstream)
     }
 
-    /// Subscribes the inputs in order (none once the downstream is disposed) and returns their disposer. Each
-    /// callback captures only this state, so none allocates a context; the inputs are attached with raw callbacks
-    /// (they keep the grammar themselves, and the state's lock orders what they send), so a `just` input is
-    /// delivered without a subscriber.
+    /// Subscribes the inputs in order (none once the downstream is disposed) and returns this state as their
+    /// disposer (no array or closure to hold them). Each callback captures only this state, so none allocates a
+    /// context; the inputs are attached with raw callbacks (they keep the grammar themselves, and the state's lock
+    /// orders what they send), so a `just` input is delivered without a subscriber. The state is only disposed
+    /// after the action returns it (the downstream attaches its cleanup then), so `inputs` is set by then.
     @inlinable
     func start(_ sa: Signal<A, Failure>, _ sb: Signal<B, Failure>, _ sc: Signal<C, Failure>,
                _ sd: Signal<D, Failure>) -> Disposer {
-        var disposers: [Disposer] = []
-        disposers.reserveCapacity(4)
-        disposers.append(sa.attach(
-            value: { self.receive(a: $0) }, error: { self.fail($0) }, complete: { self.complete(input: 0) }))
-        if !downstream.isDisposed {
-            disposers.append(sb.attach(
-                value: { self.receive(b: $0) }, error: { self.fail($0) }, complete: { self.complete(input: 1) }))
-        }
-        if !downstream.isDisposed {
-            disposers.append(sc.attach(
-                value: { self.receive(c: $0) }, error: { self.fail($0) }, complete: { self.complete(input: 2) }))
-        }
-        if !downstream.isDisposed {
-            disposers.append(sd.attach(
-                value: { self.receive(d: $0) }, error: { self.fail($0) }, complete: { self.complete(input: 3) }))
-        }
-        let all = disposers
-        return Disposer {
-            for disposer in all { disposer.dispose() }
-        }
+        let da = sa.attach(
+            value: { self.receive(a: $0) }, error: { self.fail($0) }, complete: { self.complete(input: 0) })
+        let db = downstream.isDisposed ? nil : sb.attach(
+            value: { self.receive(b: $0) }, error: { self.fail($0) }, complete: { self.complete(input: 1) })
+        let dc = downstream.isDisposed ? nil : sc.attach(
+            value: { self.receive(c: $0) }, error: { self.fail($0) }, complete: { self.complete(input: 2) })
+        let dd = downstream.isDisposed ? nil : sd.attach(
+            value: { self.receive(d: $0) }, error: { self.fail($0) }, complete: { self.complete(input: 3) })
+        // Under `lock`: `dispose()` may run on another thread once the action has returned this state.
+        lock.lock()
+        inputs = (da, db, dc, dd)
+        lock.unlock()
+        return self
+    }
+
+    /// Ends the inputs' subscriptions, once.
+    override func dispose() {
+        lock.lock()
+        disposed = true
+        let taken = inputs
+        inputs = (nil, nil, nil, nil)
+        lock.unlock()
+        taken.0?.dispose()
+        taken.1?.dispose()
+        taken.2?.dispose()
+        taken.3?.dispose()
+    }
+
+    override var isDisposed: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return disposed
     }
 
     @inlinable

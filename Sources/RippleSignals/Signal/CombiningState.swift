@@ -5,9 +5,10 @@ import RippleCore
 ///
 /// Inputs may send from different threads. Tuples are built under `lock` in a definite order, then delivered
 /// outside it; the thread that finds the emitter idle delivers everything queued meanwhile, so the downstream sees
-/// tuples in the order they were built. `@unchecked Sendable`: all mutable state is guarded by `lock`.
+/// tuples in the order they were built. A ``Disposer`` so that a subclass can hand itself out as its subscription's
+/// cleanup (the four-input combineLatest does). `@unchecked Sendable`: all mutable state is guarded by `lock`.
 @usableFromInline
-class CombiningState<Output: Sendable, Failure: Error>: @unchecked Sendable {
+class CombiningState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sendable {
     @usableFromInline
     enum Emission {
         case value(Output)
@@ -37,6 +38,7 @@ class CombiningState<Output: Sendable, Failure: Error>: @unchecked Sendable {
         self.inputCount = inputCount
         self.downstream = downstream
         completed = Array(repeating: false, count: inputCount)
+        super.init()
     }
 
     /// Called with `lock` held; releases it. Delivers `output` at once unless another thread is emitting (then that
