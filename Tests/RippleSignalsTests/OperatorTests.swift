@@ -503,6 +503,35 @@ struct OperatorTests {
         #expect(recorder.values == [.value(6)])
     }
 
+    // The four-input combineLatest keeps its slots in one raw buffer: a value stored while other inputs have none
+    // yet, and one replaced by a newer value, must both be released.
+    @Test("four-input combineLatest releases stored and replaced values, with or without a tuple")
+    func combineLatestFourInputsReleasesValues() {
+        final class Box: Sendable {}
+        weak var weakReplaced: Box?
+        weak var weakStored: Box?
+        let boxes = ManualSource<Box, TestError>()
+        let flags = ManualSource<Bool, TestError>()
+        do {
+            let combined: Signal<(Int8, Box, Bool, String), TestError> =
+                Signal.just(1).combineLatest(boxes.signal, flags.signal, Signal.just("s"))
+            let disposer = combined.subscribe()
+            do {
+                let replaced = Box()
+                weakReplaced = replaced
+                boxes.send(replaced)
+            }
+            let stored = Box()
+            weakStored = stored
+            boxes.send(stored)
+            #expect(weakReplaced == nil)
+            disposer.dispose()
+        }
+        boxes.forgetSubscribers()
+        flags.forgetSubscribers()
+        #expect(weakStored == nil)
+    }
+
     @Test("combineLatest completes at once when an input completes without a value")
     func combineLatestEmptyInput() {
         let recorder = Recorder<Event<Int>>()

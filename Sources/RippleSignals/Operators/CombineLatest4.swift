@@ -18,18 +18,23 @@ extension Signal {
 }
 
 /// Per-subscription state of the four-input `combineLatest`: the latest value of each input in a typed slot.
-/// `@unchecked Sendable`: the slots and bit sets are guarded by the inherited `lock`.
+///
+/// The slots live in one raw buffer rather than in `A?`…`D?` fields: the class's deinit runs unspecialised, and
+/// destroying an optional of a generic type there looks the optional's metadata up (four lookups per subscription),
+/// while a slot is destroyed with its element type's own value witnesses. `@unchecked Sendable`: the slots and bit
+/// sets are guarded by the inherited `lock`.
 @usableFromInline
 final class CombineLatest4<A: Sendable, B: Sendable, C: Sendable, D: Sendable, Failure: Error>:
     CombiningState<(A, B, C, D), Failure>, @unchecked Sendable
 {
     @usableFromInline static var allInputs: Int { 0b1111 }
 
+    /// Input `i`'s latest value, initialised once bit `i` of `present` is set.
+    @usableFromInline let slotA: UnsafeMutablePointer<A>
+    @usableFromInline let slotB: UnsafeMutablePointer<B>
+    @usableFromInline let slotC: UnsafeMutablePointer<C>
+    @usableFromInline let slotD: UnsafeMutablePointer<D>
     // Guarded by `lock`, which already excludes concurrent access: no dynamic exclusivity checks needed.
-    @usableFromInline @exclusivity(unchecked) var a: A?
-    @usableFromInline @exclusivity(unchecked) var b: B?
-    @usableFromInline @exclusivity(unchecked) var c: C?
-    @usableFromInline @exclusivity(unchecked) var d: D?
     /// Bit `i` is set once input `i` has sent a value.
     @usableFromInline @exclusivity(unchecked) var present = 0
     /// Bit `i` is set once input `i` has completed.
@@ -40,8 +45,45 @@ final class CombineLatest4<A: Sendable, B: Sendable, C: Sendable, D: Sendable, F
 
     @inlinable
     init(downstream: Subscriber<(A, B, C, D), Failure>) {
+        // One allocation for the four slots, each at the next multiple of its alignment.
+        let offsetB = Self.aligned(MemoryLayout<A>.size, for: B.self)
+        let offsetC = Self.aligned(offsetB + MemoryLayout<B>.size, for: C.self)
+        let offsetD = Self.aligned(offsetC + MemoryLayout<C>.size, for: D.self)
+        let alignment = max(MemoryLayout<A>.alignment, MemoryLayout<B>.alignment, MemoryLayout<C>.alignment,
+                            MemoryLayout<D>.alignment)
+        let buffer = UnsafeMutableRawPointer.allocate(
+            byteCount: max(offsetD + MemoryLayout<D>.size, 1), alignment: alignment)
+        slotA = buffer.assumingMemoryBound(to: A.self)
+        slotB = (buffer + offsetB).assumingMemoryBound(to: B.self)
+        slotC = (buffer + offsetC).assumingMemoryBound(to: C.self)
+        slotD = (buffer + offsetD).assumingMemoryBound(to: D.self)
         // No per-input `completed` array: the bit sets above replace it.
         super.init(inputCount: 0, downstream: downstream)
+    }
+
+    deinit {
+        if present & 0b0001 != 0 { slotA.deinitialize(count: 1) }
+        if present & 0b0010 != 0 { slotB.deinitialize(count: 1) }
+        if present & 0b0100 != 0 { slotC.deinitialize(count: 1) }
+        if present & 0b1000 != 0 { slotD.deinitialize(count: 1) }
+        UnsafeMutableRawPointer(slotA).deallocate()
+    }
+
+    @inlinable
+    static func aligned<T>(_ offset: Int, for _: T.Type) -> Int {
+        let alignment = MemoryLayout<T>.alignment
+        return (offset + alignment - 1) / alignment * alignment
+    }
+
+    /// Called with `lock` held: stores `value` in `slot`, the slot of input `input`.
+    @inlinable
+    func store<T>(_ value: T, in slot: UnsafeMutablePointer<T>, input: Int) {
+        if present & (1 << input) != 0 {
+            slot.pointee = value
+        } else {
+            slot.initialize(to: value)
+            present |= 1 << input
+        }
     }
 
     /// Subscribes the inputs in order (none once the downstream is disposed) and returns this state as their
@@ -90,40 +132,39 @@ final class CombineLatest4<A: Sendable, B: Sendable, C: Sendable, D: Sendable, F
     func receive(a value: A) {
         lock.lock()
         guard !ended else { return lock.unlock() }
-        a = value
-        received(0)
+        store(value, in: slotA, input: 0)
+        received()
     }
 
     @inlinable
     func receive(b value: B) {
         lock.lock()
         guard !ended else { return lock.unlock() }
-        b = value
-        received(1)
+        store(value, in: slotB, input: 1)
+        received()
     }
 
     @inlinable
     func receive(c value: C) {
         lock.lock()
         guard !ended else { return lock.unlock() }
-        c = value
-        received(2)
+        store(value, in: slotC, input: 2)
+        received()
     }
 
     @inlinable
     func receive(d value: D) {
         lock.lock()
         guard !ended else { return lock.unlock() }
-        d = value
-        received(3)
+        store(value, in: slotD, input: 3)
+        received()
     }
 
-    /// Called with `lock` held after input `input` stored a value; releases it, emitting once every input has one.
+    /// Called with `lock` held after an input stored a value; releases it, emitting once every input has one.
     @inlinable
-    func received(_ input: Int) {
-        present |= 1 << input
-        guard present == Self.allInputs, let a, let b, let c, let d else { return lock.unlock() }
-        emit((a, b, c, d))
+    func received() {
+        guard present == Self.allInputs else { return lock.unlock() }
+        emit((slotA.pointee, slotB.pointee, slotC.pointee, slotD.pointee))
     }
 
     /// Input `input` completed: the result completes if it never sent a value (no tuple can form) or if every input

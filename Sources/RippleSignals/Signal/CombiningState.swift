@@ -67,8 +67,8 @@ class CombiningState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sen
     }
 
     /// Called with `lock` held: queues `emission`. The caller must call ``flush()`` after unlocking.
-    @usableFromInline
-    func enqueue(_ emission: Emission) {
+    @inlinable
+    final func enqueue(_ emission: Emission) {
         if case .complete = emission { ended = true }
         pending.append(emission)
         queued += 1
