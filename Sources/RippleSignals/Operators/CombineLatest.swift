@@ -39,7 +39,9 @@ func combineLatestSignals<each Input: Sendable, Failure: Error>(
     }
 }
 
-/// Subscribes input number `disposers.count` (none once the downstream is disposed).
+/// Subscribes input number `disposers.count` (none once the downstream is disposed), with raw callbacks like
+/// merge's inputs: the input keeps the grammar itself and the state's lock orders what the inputs send, so a `just`
+/// or map/filter input needs no subscriber of its own.
 private func subscribeLatest<Input: Sendable, Output: Sendable, Failure: Error>(
     _ input: Signal<Input, Failure>,
     state: CombineLatestState<Output, Failure>,
@@ -47,10 +49,10 @@ private func subscribeLatest<Input: Sendable, Output: Sendable, Failure: Error>(
 ) {
     let index = disposers.count
     if state.downstream.isDisposed { return }
-    disposers.append(input.subscribe(Subscriber(
+    disposers.append(input.attach(
         value: { value in state.receive(value, from: index) },
-        error: state.fail,
-        complete: { state.complete(index) })))
+        error: { state.fail($0) },
+        complete: { state.complete(index) }))
 }
 
 /// Per-subscription bookkeeping of `combineLatest`. `@unchecked Sendable`: state guarded by the inherited `lock`.

@@ -38,10 +38,12 @@ func zipSignals<each Input: Sendable, Failure: Error>(
         for input in repeat each inputs {
             let index = disposers.count
             if downstream.isDisposed { break }
-            disposers.append(input.subscribe(Subscriber(
+            // Raw callbacks, like merge's inputs: each input keeps the grammar itself and the state's lock orders
+            // what they send, so a `just` or map/filter input needs no subscriber of its own.
+            disposers.append(input.attach(
                 value: { state.receive($0, from: index) },
-                error: state.fail,
-                complete: { state.complete(index) })))
+                error: { state.fail($0) },
+                complete: { state.complete(index) }))
         }
         let all = disposers
         return Disposer {
