@@ -532,6 +532,34 @@ struct OperatorTests {
         #expect(weakStored == nil)
     }
 
+    // The two-input overload has its own specialised state with raw slots: a replaced value must be released at
+    // once, a stored one with the subscription.
+    @Test("two-input combineLatest releases replaced values at once and stored ones with the subscription")
+    func combineLatestTwoInputsReleasesReplaced() {
+        final class Box: Sendable {}
+        weak var weakReplaced: Box?
+        weak var weakStored: Box?
+        let boxes = ManualSource<Box, TestError>()
+        let pairs = Recorder<Int>()
+        do {
+            let disposer = boxes.signal.combineLatest(Signal<Int, TestError>.just(4))
+                .subscribe(value: { pairs.record($0.1) })
+            do {
+                let replaced = Box()
+                weakReplaced = replaced
+                boxes.send(replaced)
+            }
+            let stored = Box()
+            weakStored = stored
+            boxes.send(stored)
+            #expect(weakReplaced == nil)
+            #expect(pairs.values == [4, 4])
+            disposer.dispose()
+        }
+        boxes.forgetSubscribers()
+        #expect(weakStored == nil)
+    }
+
     @Test("combineLatest completes at once when an input completes without a value")
     func combineLatestEmptyInput() {
         let recorder = Recorder<Event<Int>>()

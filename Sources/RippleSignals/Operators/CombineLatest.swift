@@ -13,9 +13,14 @@ extension Signal {
 
 extension Signal {
     /// The two-signal form of `combineLatest(_:)`, spelled out so closures over its pair type-check without annotations
-    /// (the compiler does not yet infer closure parameters through a parameter pack's tuple in a chain).
+    /// (the compiler does not yet infer closure parameters through a parameter pack's tuple in a chain), and so that
+    /// it runs specialised in the caller's module (see `CombineLatest2`).
+    @inlinable
     public func combineLatest<Other: Sendable>(_ other: Signal<Other, Failure>) -> Signal<(Value, Other), Failure> {
-        combineLatestSignals(self, other)
+        let first = self
+        return Signal<(Value, Other), Failure> { downstream in
+            CombineLatest2(downstream: downstream).start(first, other)
+        }
     }
 }
 
