@@ -389,6 +389,8 @@ struct OperatorTests {
             left.send(last)
             #expect(pairs.values == (0..<9).map { "\($0)-\($0)" })
             disposer.dispose()
+            disposer.dispose()
+            #expect(disposer.isDisposed && left.disposals == 1 && right.disposals == 1)
         }
         left.forgetSubscribers()
         right.forgetSubscribers()

@@ -17,9 +17,14 @@ extension Signal {
 
 extension Signal {
     /// The two-signal form of `zip(_:)`, spelled out so closures over its pair type-check without annotations
-    /// (the compiler does not yet infer closure parameters through a parameter pack's tuple in a chain).
+    /// (the compiler does not yet infer closure parameters through a parameter pack's tuple in a chain), and so that
+    /// it runs specialised in the caller's module (see `Zip2`).
+    @inlinable
     public func zip<Other: Sendable>(_ other: Signal<Other, Failure>) -> Signal<(Value, Other), Failure> {
-        zipSignals(self, other)
+        let first = self
+        return Signal<(Value, Other), Failure> { downstream in
+            Zip2(downstream: downstream).start(first, other)
+        }
     }
 }
 
@@ -104,20 +109,26 @@ final class ZipState<Output: Sendable, Failure: Error>: CombiningState<Output, F
 }
 
 /// The values one input of a `zip` sent that are not in a tuple yet. Used only under its `ZipState`'s lock.
+@usableFromInline
 class ZipQueueBase {
     /// How many values wait.
-    final var count = 0
+    @usableFromInline final var count = 0
+
+    @usableFromInline
+    init() {}
 }
 
 /// A ring buffer rather than an array: it runs unspecialised (its element type comes from a parameter pack), where
 /// every generic `Array` operation fetches metadata; moving values in and out of raw storage only calls the element
 /// type's value witnesses.
+@usableFromInline
 final class ZipQueue<Element>: ZipQueueBase {
-    private var storage: UnsafeMutablePointer<Element>
-    private var capacity = 4
+    @usableFromInline var storage: UnsafeMutablePointer<Element>
+    @usableFromInline var capacity = 4
     /// Index of the oldest value.
-    private var head = 0
+    @usableFromInline var head = 0
 
+    @inlinable
     init(of _: Element.Type) {
         storage = .allocate(capacity: capacity)
     }
@@ -129,6 +140,7 @@ final class ZipQueue<Element>: ZipQueueBase {
         storage.deallocate()
     }
 
+    @inlinable
     func append(_ value: Element) {
         if count == capacity { grow() }
         (storage + (head + count) % capacity).initialize(to: value)
@@ -136,6 +148,7 @@ final class ZipQueue<Element>: ZipQueueBase {
     }
 
     /// Takes the oldest value.
+    @inlinable
     func removeFirst() -> Element {
         let value = (storage + head).move()
         head = (head + 1) % capacity
@@ -144,7 +157,8 @@ final class ZipQueue<Element>: ZipQueueBase {
     }
 
     /// Doubles the capacity, moving the values to the start of the new storage in order.
-    private func grow() {
+    @usableFromInline
+    func grow() {
         let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
         for offset in 0..<count {
             (larger + offset).moveInitialize(from: storage + (head + offset) % capacity, count: 1)
