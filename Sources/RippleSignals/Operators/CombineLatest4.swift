@@ -76,7 +76,7 @@ final class CombineLatest4<A: Sendable, B: Sendable, C: Sendable, D: Sendable, F
     }
 
     /// Called with `lock` held: stores `value` in `slot`, the slot of input `input`.
-    @inlinable
+    @inlinable @inline(__always)
     func store<T>(_ value: T, in slot: UnsafeMutablePointer<T>, input: Int) {
         if present & (1 << input) != 0 {
             slot.pointee = value
