@@ -226,4 +226,34 @@ struct ModelTests {
                        return out
                    })
     }
+
+    // The four-input combineLatest is spelled out (typed slots, specialised); it must behave like the pack form.
+    @Test func combineLatestFourInputs() {
+        Self.check("combineLatest4", inputs: 4, seed: 9,
+                   build: { sources, _ in
+                       let combined: Signal<(Int, Int, Int, Int), TestError> =
+                           sources[0].combineLatest(sources[1], sources[2], sources[3])
+                       return combined.map { $0.0 * 1000 + $0.1 * 100 + $0.2 * 10 + $0.3 }
+                   },
+                   reference: { events, _ in
+                       var latest: [Int?] = [nil, nil, nil, nil]
+                       var completed = [false, false, false, false]
+                       var out: [Event<Int>] = []
+                       for (input, event) in Self.grammar(events) {
+                           switch event {
+                           case .value(let value):
+                               latest[input] = value
+                               let values = latest.compactMap { $0 }
+                               if values.count == 4 {
+                                   out.append(.value(values[0] * 1000 + values[1] * 100 + values[2] * 10 + values[3]))
+                               }
+                           case .error(let code): return out + [.error(code)]
+                           case .complete:
+                               completed[input] = true
+                               if latest[input] == nil || completed.allSatisfy({ $0 }) { return out + [.complete] }
+                           }
+                       }
+                       return out
+                   })
+    }
 }

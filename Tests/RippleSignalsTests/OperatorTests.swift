@@ -327,6 +327,76 @@ struct OperatorTests {
         #expect(recorder.values == ["1atrue", "complete"])
     }
 
+    // zip keeps one typed queue per input: values of different types and sizes queue up in order and come back
+    // intact, and what is still queued is released with the subscription.
+    @Test("zip queues typed values per input, in order, and releases the queued ones with the subscription")
+    func zipTypedQueues() {
+        final class Box: Sendable {
+            let id: Int
+            init(_ id: Int) { self.id = id }
+        }
+        let numbers = ManualSource<Int8, TestError>()
+        let texts = ManualSource<String, TestError>()
+        let boxes = ManualSource<Box, TestError>()
+        let recorder = Recorder<String>()
+        weak var weakQueued: Box?
+        do {
+            let zipped: Signal<(Int8, String, Box), TestError> = numbers.signal.zip(texts.signal, boxes.signal)
+            let disposer = zipped.subscribe(value: { recorder.record("\($0.0) \($0.1) \($0.2.id)") })
+            boxes.send(Box(1))
+            let queued = Box(2)
+            weakQueued = queued
+            boxes.send(queued)
+            texts.send(String(repeating: "long ", count: 6))
+            texts.send("b")
+            numbers.send(-1)
+            #expect(recorder.values == ["-1 \(String(repeating: "long ", count: 6)) 1"])
+            numbers.send(2)
+            numbers.send(3)
+            #expect(recorder.values == ["-1 \(String(repeating: "long ", count: 6)) 1", "2 b 2"])
+            let late = Box(3)
+            weakQueued = late
+            boxes.send(late)
+            #expect(recorder.count == 2)
+            disposer.dispose()
+        }
+        numbers.forgetSubscribers()
+        texts.forgetSubscribers()
+        boxes.forgetSubscribers()
+        #expect(weakQueued == nil)
+    }
+
+    // Each input's queue is a ring buffer that starts with room for 4 values: it must grow while wrapped around,
+    // keep its order, and release what is left in it, wrapped or not.
+    @Test("zip's queues grow and wrap around in order, and release what they still hold")
+    func zipQueueGrowthAndWrap() {
+        final class Box: Sendable {
+            let id: Int
+            init(_ id: Int) { self.id = id }
+        }
+        let left = ManualSource<Box, TestError>()
+        let right = ManualSource<Int, TestError>()
+        let pairs = Recorder<String>()
+        weak var weakLast: Box?
+        do {
+            let disposer = left.signal.zip(right.signal).subscribe(value: { pairs.record("\($0.0.id)-\($0.1)") })
+            for id in 0..<3 { left.send(Box(id)) }
+            for value in 0..<2 { right.send(value) }   // head moves to 2, one value left
+            for id in 3..<12 { left.send(Box(id)) }    // wraps around, then grows twice
+            for value in 2..<9 { right.send(value) }
+            let last = Box(12)
+            weakLast = last
+            left.send(last)
+            #expect(pairs.values == (0..<9).map { "\($0)-\($0)" })
+            disposer.dispose()
+            disposer.dispose()
+            #expect(disposer.isDisposed && left.disposals == 1 && right.disposals == 1)
+        }
+        left.forgetSubscribers()
+        right.forgetSubscribers()
+        #expect(weakLast == nil)
+    }
+
     // combineLatest stores the latest values in one buffer laid out as the output tuple: elements of different
     // sizes and alignments (and non-trivial ones) must come back intact.
     @Test("combineLatest of mixed types delivers the latest value of each")
@@ -380,6 +450,116 @@ struct OperatorTests {
             #expect(weakLeft == nil)
             #expect(weakRight == nil)
         }
+    }
+
+    @Test("four-input combineLatest: mixed types, just inputs, values released once the subscription is gone")
+    func combineLatestFourInputs() {
+        final class Box: Sendable {}
+        let recorder = Recorder<String>()
+        let source = ManualSource<Int, TestError>()
+        weak var weakBox: Box?
+        do {
+            let box = Box()
+            weakBox = box
+            let combined: Signal<(String, Box, Bool, Int), TestError> =
+                Signal.just("s").combineLatest(Signal.just(box), Signal.just(true), source.signal)
+            let disposer = combined.subscribe(value: { recorder.record("\($0.0) \($0.2) \($0.3)") })
+            source.send(1)
+            source.send(2)
+            #expect(recorder.values == ["s true 1", "s true 2"])
+            disposer.dispose()
+            source.send(3)
+            #expect(recorder.values == ["s true 1", "s true 2"])
+        }
+        source.forgetSubscribers()
+        #expect(weakBox == nil)
+
+        // An input that completes without a value completes the result at once; later values are dropped.
+        let ended = Recorder<Event<Int>>()
+        let other = ManualSource<Int, TestError>()
+        let empty: Signal<(Int, Int, Int, Int), TestError> =
+            other.signal.combineLatest(Signal.just(1), Signal<Int, TestError>.empty, Signal.just(2))
+        empty.map { $0.0 }.record(into: ended)
+        other.send(5)
+        #expect(ended.values == [.complete])
+        #expect(other.disposals == 1)
+    }
+
+    // The four-input combineLatest's state is its own disposer: it must end every input once, however often it is
+    // disposed, and say so.
+    @Test("four-input combineLatest: disposing ends every input once and reports it")
+    func combineLatestFourInputsDisposer() {
+        let sources = (0..<4).map { _ in ManualSource<Int, TestError>() }
+        let recorder = Recorder<Event<Int>>()
+        let combined: Signal<(Int, Int, Int, Int), TestError> =
+            sources[0].signal.combineLatest(sources[1].signal, sources[2].signal, sources[3].signal)
+        let disposer = combined.map { $0.0 + $0.1 + $0.2 + $0.3 }.record(into: recorder)
+        for (index, source) in sources.enumerated() { source.send(index) }
+        #expect(recorder.values == [.value(6)])
+        #expect(!disposer.isDisposed)
+        disposer.dispose()
+        disposer.dispose()
+        #expect(disposer.isDisposed)
+        #expect(sources.map(\.disposals) == [1, 1, 1, 1])
+        sources[0].send(10)
+        #expect(recorder.values == [.value(6)])
+    }
+
+    // The four-input combineLatest keeps its slots in one raw buffer: a value stored while other inputs have none
+    // yet, and one replaced by a newer value, must both be released.
+    @Test("four-input combineLatest releases stored and replaced values, with or without a tuple")
+    func combineLatestFourInputsReleasesValues() {
+        final class Box: Sendable {}
+        weak var weakReplaced: Box?
+        weak var weakStored: Box?
+        let boxes = ManualSource<Box, TestError>()
+        let flags = ManualSource<Bool, TestError>()
+        do {
+            let combined: Signal<(Int8, Box, Bool, String), TestError> =
+                Signal.just(1).combineLatest(boxes.signal, flags.signal, Signal.just("s"))
+            let disposer = combined.subscribe()
+            do {
+                let replaced = Box()
+                weakReplaced = replaced
+                boxes.send(replaced)
+            }
+            let stored = Box()
+            weakStored = stored
+            boxes.send(stored)
+            #expect(weakReplaced == nil)
+            disposer.dispose()
+        }
+        boxes.forgetSubscribers()
+        flags.forgetSubscribers()
+        #expect(weakStored == nil)
+    }
+
+    // The two-input overload has its own specialised state with raw slots: a replaced value must be released at
+    // once, a stored one with the subscription.
+    @Test("two-input combineLatest releases replaced values at once and stored ones with the subscription")
+    func combineLatestTwoInputsReleasesReplaced() {
+        final class Box: Sendable {}
+        weak var weakReplaced: Box?
+        weak var weakStored: Box?
+        let boxes = ManualSource<Box, TestError>()
+        let pairs = Recorder<Int>()
+        do {
+            let disposer = boxes.signal.combineLatest(Signal<Int, TestError>.just(4))
+                .subscribe(value: { pairs.record($0.1) })
+            do {
+                let replaced = Box()
+                weakReplaced = replaced
+                boxes.send(replaced)
+            }
+            let stored = Box()
+            weakStored = stored
+            boxes.send(stored)
+            #expect(weakReplaced == nil)
+            #expect(pairs.values == [4, 4])
+            disposer.dispose()
+        }
+        boxes.forgetSubscribers()
+        #expect(weakStored == nil)
     }
 
     @Test("combineLatest completes at once when an input completes without a value")

@@ -155,6 +155,32 @@ struct StressTests {
         #expect(detector.overlaps == 0)
     }
 
+    // The four-input combineLatest keeps its slots under the shared lock and emits through the same ordered hand-off;
+    // one thread per input (two per input here) sends while the others do.
+    @Test("8 threads feeding a four-input combineLatest: one tuple per value, one at a time, complete last",
+          .tags(.stress))
+    func concurrentCombineLatestFourInputs() {
+        let sources = (0..<4).map { _ in ManualSource<Int, Never>() }
+        let detector = OverlapDetector()
+        let tuples = Recorder<Int>()
+        let completions = Recorder<Int>()
+        let combined: Signal<(Int, Int, Int, Int), Never> =
+            sources[0].signal.combineLatest(sources[1].signal, sources[2].signal, sources[3].signal)
+        combined.subscribe(value: { values in
+            detector.enter()
+            tuples.record(values.0 + values.1 + values.2 + values.3)
+            detector.leave()
+        }, complete: { completions.record(tuples.count) })
+        for source in sources { source.send(0) }
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+            for index in 0..<1_000 { sources[thread % 4].send(index) }
+        }
+        for source in sources { source.sendComplete() }
+        #expect(tuples.count == 1 + Self.threads * 1_000)
+        #expect(detector.overlaps == 0)
+        #expect(completions.values == [1 + Self.threads * 1_000])
+    }
+
     // The disposer and the subscriber share the subscription's core: disposing it while the producer lets go of the
     // subscriber (whose deinit disposes the core too) must run the cleanup exactly once.
     @Test("disposing while the subscriber is freed on another thread runs the cleanup once", .tags(.stress))

@@ -13,9 +13,14 @@ extension Signal {
 
 extension Signal {
     /// The two-signal form of `combineLatest(_:)`, spelled out so closures over its pair type-check without annotations
-    /// (the compiler does not yet infer closure parameters through a parameter pack's tuple in a chain).
+    /// (the compiler does not yet infer closure parameters through a parameter pack's tuple in a chain), and so that
+    /// it runs specialised in the caller's module (see `CombineLatest2`).
+    @inlinable
     public func combineLatest<Other: Sendable>(_ other: Signal<Other, Failure>) -> Signal<(Value, Other), Failure> {
-        combineLatestSignals(self, other)
+        let first = self
+        return Signal<(Value, Other), Failure> { downstream in
+            CombineLatest2(downstream: downstream).start(first, other)
+        }
     }
 }
 
@@ -39,7 +44,9 @@ func combineLatestSignals<each Input: Sendable, Failure: Error>(
     }
 }
 
-/// Subscribes input number `disposers.count` (none once the downstream is disposed).
+/// Subscribes input number `disposers.count` (none once the downstream is disposed), with raw callbacks like
+/// merge's inputs: the input keeps the grammar itself and the state's lock orders what the inputs send, so a `just`
+/// or map/filter input needs no subscriber of its own.
 private func subscribeLatest<Input: Sendable, Output: Sendable, Failure: Error>(
     _ input: Signal<Input, Failure>,
     state: CombineLatestState<Output, Failure>,
@@ -47,10 +54,10 @@ private func subscribeLatest<Input: Sendable, Output: Sendable, Failure: Error>(
 ) {
     let index = disposers.count
     if state.downstream.isDisposed { return }
-    disposers.append(input.subscribe(Subscriber(
+    disposers.append(input.attach(
         value: { value in state.receive(value, from: index) },
-        error: state.fail,
-        complete: { state.complete(index) })))
+        error: { state.fail($0) },
+        complete: { state.complete(index) }))
 }
 
 /// Per-subscription bookkeeping of `combineLatest`. `@unchecked Sendable`: state guarded by the inherited `lock`.

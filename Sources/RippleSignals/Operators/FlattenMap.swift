@@ -5,33 +5,66 @@ extension Signal {
     ///
     /// The first error, from the source or any inner signal, ends the result and disposes the rest. The result
     /// completes once the source *and* every inner signal have completed (GYSignal completes on the first one).
+    @inlinable
     public func flattenMap<Output: Sendable>(
         _ transform: @escaping @Sendable (Value) -> Signal<Output, Failure>
     ) -> Signal<Output, Failure> {
-        Signal<Output, Failure> { downstream in
-            let group = CompletionGroup<Output, Failure>(downstream: downstream)
-            // `downstream` serialises what the inner signals send from any thread, so they are attached with raw
-            // callbacks. `sendError` is shared with the source; the value callback is made per subscribed inner
-            // signal, so a subscription whose inners are all `just` (delivered inline) never makes it.
-            let sendError: @Sendable (Failure) -> Void = { downstream.sendError($0) }
-            let outer = subscribe(Subscriber(
-                value: { value in
-                    let inner = transform(value)
-                    if let just = inner.justValue {
-                        // Sends and completes at once: no member to enter or leave, nothing to subscribe. After
-                        // disposal `downstream` is closed (before its cleanup disposes the group) and drops it.
-                        downstream.send(just)
-                        return
-                    }
-                    guard let id = group.enter() else { return }
-                    let disposer = inner.attach(value: { downstream.send($0) }, error: sendError,
-                                                complete: { group.leave(id) })
-                    group.store(disposer, for: id)
-                },
-                error: sendError,
-                complete: { group.leave(CompletionGroup<Output, Failure>.sourceID) }))
-            group.store(outer, for: CompletionGroup<Output, Failure>.sourceID)
-            return Disposer(resource: group)
+        // Inlinable so that the per-subscription state and its callbacks are specialised in the caller's module: no
+        // generic metadata lookups when subscribing or per value.
+        let upstream = self
+        return Signal<Output, Failure> { downstream in
+            let state = FlattenMapState(downstream: downstream, transform: transform)
+            state.start(upstream)
+            return state
         }
+    }
+}
+
+/// One subscription of `flattenMap`: the completion group of the source and the inner signals, the target of the
+/// source's callbacks, and the disposer the action returns — one object, so the callbacks capture only it (a closure
+/// capturing one object needs no allocation of its own).
+///
+/// `@unchecked Sendable`: `transform` is immutable; the group's state is guarded by its lock.
+@usableFromInline
+final class FlattenMapState<Input: Sendable, Output: Sendable, Failure: Error>: CompletionGroup<Output, Failure>,
+    @unchecked Sendable
+{
+    @usableFromInline let transform: @Sendable (Input) -> Signal<Output, Failure>
+
+    @inlinable
+    init(downstream: Subscriber<Output, Failure>, transform: @escaping @Sendable (Input) -> Signal<Output, Failure>) {
+        self.transform = transform
+        super.init(downstream: downstream)
+    }
+
+    /// Subscribes to the source. Its subscriber's callbacks hold this state; the state holds only the subscription's
+    /// disposer, so there is no cycle.
+    @inlinable
+    func start(_ upstream: Signal<Input, Failure>) {
+        let source = upstream.subscribe(Subscriber(
+            value: { self.receive($0) },
+            error: { self.downstream.sendError($0) },
+            // Not `Self.sourceID`: naming `Self` would capture the dynamic type too, and a closure capturing more
+            // than one thing allocates a context.
+            complete: { self.leaveSource() }))
+        store(source, for: Self.sourceID)
+    }
+
+    /// A value of the source: its inner signal's events go to the downstream, which serialises what the inner
+    /// signals send from any thread, so they are attached with raw callbacks.
+    @inlinable
+    func receive(_ value: Input) {
+        let inner = transform(value)
+        if let just = inner.justValue {
+            // Sends and completes at once: no member to enter or leave, nothing to subscribe. After disposal
+            // `downstream` is closed (before its cleanup disposes this group) and drops it.
+            downstream.send(just)
+            return
+        }
+        guard let id = enter() else { return }
+        let downstream = self.downstream
+        let disposer = inner.attach(value: { downstream.send($0) }, error: { downstream.sendError($0) },
+                                    complete: { self.leave(id) })
+        store(disposer, for: id)
     }
 }

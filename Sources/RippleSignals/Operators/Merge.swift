@@ -25,7 +25,7 @@ extension Signal {
                 let disposer = input.attach(value: send, error: sendError, complete: { group.leave(id) })
                 group.store(disposer, for: id)
             }
-            return Disposer(resource: group)
+            return group
         }
     }
 }

@@ -17,9 +17,14 @@ extension Signal {
 
 extension Signal {
     /// The two-signal form of `zip(_:)`, spelled out so closures over its pair type-check without annotations
-    /// (the compiler does not yet infer closure parameters through a parameter pack's tuple in a chain).
+    /// (the compiler does not yet infer closure parameters through a parameter pack's tuple in a chain), and so that
+    /// it runs specialised in the caller's module (see `Zip2`).
+    @inlinable
     public func zip<Other: Sendable>(_ other: Signal<Other, Failure>) -> Signal<(Value, Other), Failure> {
-        zipSignals(self, other)
+        let first = self
+        return Signal<(Value, Other), Failure> { downstream in
+            Zip2(downstream: downstream).start(first, other)
+        }
     }
 }
 
@@ -27,67 +32,62 @@ func zipSignals<each Input: Sendable, Failure: Error>(
     _ inputs: repeat Signal<each Input, Failure>
 ) -> Signal<(repeat each Input), Failure> {
     Signal { downstream in
-        let state = ZipState(inputCount: packCount(repeat each inputs), downstream: downstream) { reader in
+        var queues: [ZipQueueBase] = []
+        for type in repeat (each Input).self {
+            queues.append(ZipQueue(of: type))
+        }
+        let state = ZipState<(repeat each Input), Failure>(queues: queues, downstream: downstream) { reader in
             (repeat reader.next((each Input).self))
         }
-        return subscribeEach(repeat each inputs, state: state,
-                             value: { state.receive($1, from: $0) },
-                             complete: { state.complete($0) })
+        var disposers: [Disposer] = []
+        for input in repeat each inputs {
+            let index = disposers.count
+            if downstream.isDisposed { break }
+            // Raw callbacks, like merge's inputs: each input keeps the grammar itself and the state's lock orders
+            // what they send, so a `just` or map/filter input needs no subscriber of its own.
+            disposers.append(input.attach(
+                value: { state.receive($0, from: index) },
+                error: { state.fail($0) },
+                complete: { state.complete(index) }))
+        }
+        let all = disposers
+        return Disposer {
+            for disposer in all { disposer.dispose() }
+        }
     }
 }
 
-/// Per-subscription queues of `zip`. `@unchecked Sendable`: state guarded by the inherited `lock`.
+/// Per-subscription queues of `zip`: one typed queue per input, so values are stored as themselves (no
+/// `any Sendable` box, no dynamic cast to read them back). `@unchecked Sendable`: state guarded by the inherited
+/// `lock`.
 final class ZipState<Output: Sendable, Failure: Error>: CombiningState<Output, Failure>, @unchecked Sendable {
-    private var queues: [[any Sendable]]
-    private var heads: [Int]
+    /// Input `i`'s queue is `queues[i]`, a `ZipQueue` of that input's value type.
+    private let queues: [ZipQueueBase]
+    /// Builds the output tuple by taking the next value of each queue, in input order.
+    private let makeOutput: @Sendable (ZipReader) -> Output
+    /// Reused for every tuple (only under `lock`), so building one allocates nothing.
+    private let reader: ZipReader
 
-    /// Builds the output tuple from `reader`, which holds one slot per input, in input order.
-    private let makeOutput: @Sendable (PackReader) -> Output
-    /// Reused for every tuple (only under `lock`), so building one allocates nothing in steady state.
-    private let reader = PackReader()
-
-    init(inputCount: Int, downstream: Subscriber<Output, Failure>,
-         makeOutput: @escaping @Sendable (PackReader) -> Output) {
-        queues = Array(repeating: [], count: inputCount)
-        heads = Array(repeating: 0, count: inputCount)
+    init(queues: [ZipQueueBase], downstream: Subscriber<Output, Failure>,
+         makeOutput: @escaping @Sendable (ZipReader) -> Output) {
+        self.queues = queues
         self.makeOutput = makeOutput
-        super.init(inputCount: inputCount, downstream: downstream)
+        reader = ZipReader(queues: queues)
+        super.init(inputCount: queues.count, downstream: downstream)
     }
 
-    /// Called with `lock` held: builds the tuple from `fill`, which appends one slot per input to the array.
-    private func output(_ fill: (inout [any Sendable]) -> Void) -> Output {
-        reader.items.removeAll(keepingCapacity: true)
-        reader.index = 0
-        fill(&reader.items)
-        let built = makeOutput(reader)
-        reader.items.removeAll(keepingCapacity: true)
-        return built
-    }
-
-    private func isEmpty(_ input: Int) -> Bool {
-        heads[input] == queues[input].count
-    }
-
-    func receive(_ value: any Sendable, from input: Int) {
+    func receive<Input>(_ value: Input, from input: Int) {
         lock.lock()
         guard !ended else {
             lock.unlock()
             return
         }
-        queues[input].append(value)
-        if (0..<inputCount).allSatisfy({ !isEmpty($0) }) {
-            let tuple = output { slots in
-                for index in 0..<inputCount {
-                    slots.append(queues[index][heads[index]])
-                    heads[index] += 1
-                    if isEmpty(index) {
-                        queues[index].removeAll(keepingCapacity: true)
-                        heads[index] = 0
-                    }
-                }
-            }
-            enqueue(.value(tuple))
-            if (0..<inputCount).contains(where: { completed[$0] && isEmpty($0) }) {
+        // Input `input`'s callback was made for its own value type, so the queue is a `ZipQueue<Input>`.
+        unsafeDowncast(queues[input], to: ZipQueue<Input>.self).append(value)
+        if queues.allSatisfy({ $0.count > 0 }) {
+            reader.index = 0
+            enqueue(.value(makeOutput(reader)))
+            if (0..<inputCount).contains(where: { completed[$0] && queues[$0].count == 0 }) {
                 enqueue(.complete)
             }
         }
@@ -102,8 +102,86 @@ final class ZipState<Output: Sendable, Failure: Error>: CombiningState<Output, F
             return
         }
         completed[input] = true
-        if isEmpty(input) { enqueue(.complete) }
+        if queues[input].count == 0 { enqueue(.complete) }
         lock.unlock()
         flush()
+    }
+}
+
+/// The values one input of a `zip` sent that are not in a tuple yet. Used only under its `ZipState`'s lock.
+@usableFromInline
+class ZipQueueBase {
+    /// How many values wait.
+    @usableFromInline final var count = 0
+
+    @usableFromInline
+    init() {}
+}
+
+/// A ring buffer rather than an array: it runs unspecialised (its element type comes from a parameter pack), where
+/// every generic `Array` operation fetches metadata; moving values in and out of raw storage only calls the element
+/// type's value witnesses.
+@usableFromInline
+final class ZipQueue<Element>: ZipQueueBase {
+    @usableFromInline var storage: UnsafeMutablePointer<Element>
+    @usableFromInline var capacity = 4
+    /// Index of the oldest value.
+    @usableFromInline var head = 0
+
+    @inlinable
+    init(of _: Element.Type) {
+        storage = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        for offset in 0..<count {
+            (storage + (head + offset) % capacity).deinitialize(count: 1)
+        }
+        storage.deallocate()
+    }
+
+    @inlinable
+    func append(_ value: Element) {
+        if count == capacity { grow() }
+        (storage + (head + count) % capacity).initialize(to: value)
+        count += 1
+    }
+
+    /// Takes the oldest value.
+    @inlinable
+    func removeFirst() -> Element {
+        let value = (storage + head).move()
+        head = (head + 1) % capacity
+        count -= 1
+        return value
+    }
+
+    /// Doubles the capacity, moving the values to the start of the new storage in order.
+    @usableFromInline
+    func grow() {
+        let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+        for offset in 0..<count {
+            (larger + offset).moveInitialize(from: storage + (head + offset) % capacity, count: 1)
+        }
+        storage.deallocate()
+        storage = larger
+        capacity *= 2
+        head = 0
+    }
+}
+
+/// Takes the next value of each queue in input order, to build one tuple from a parameter pack.
+final class ZipReader {
+    private let queues: [ZipQueueBase]
+    var index = 0
+
+    init(queues: [ZipQueueBase]) {
+        self.queues = queues
+    }
+
+    func next<Element>(_: Element.Type) -> Element {
+        defer { index += 1 }
+        // The queues were made from the same pack, in the same order.
+        return unsafeDowncast(queues[index], to: ZipQueue<Element>.self).removeFirst()
     }
 }

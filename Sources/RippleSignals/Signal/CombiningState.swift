@@ -5,37 +5,45 @@ import RippleCore
 ///
 /// Inputs may send from different threads. Tuples are built under `lock` in a definite order, then delivered
 /// outside it; the thread that finds the emitter idle delivers everything queued meanwhile, so the downstream sees
-/// tuples in the order they were built. `@unchecked Sendable`: all mutable state is guarded by `lock`.
-class CombiningState<Output: Sendable, Failure: Error>: @unchecked Sendable {
+/// tuples in the order they were built. A ``Disposer`` so that a subclass can hand itself out as its subscription's
+/// cleanup (the four-input combineLatest does). `@unchecked Sendable`: all mutable state is guarded by `lock`.
+@usableFromInline
+class CombiningState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sendable {
+    @usableFromInline
     enum Emission {
         case value(Output)
         case complete
     }
 
-    let lock = RawLock()
-    let downstream: Subscriber<Output, Failure>
-    let inputCount: Int
+    @usableFromInline let lock = RawLock()
+    @usableFromInline let downstream: Subscriber<Output, Failure>
+    @usableFromInline let inputCount: Int
     // Guarded by `lock`, which already excludes concurrent access: no dynamic exclusivity checks needed.
-    @exclusivity(unchecked) var completed: [Bool]
-    @exclusivity(unchecked) var ended = false
+    @usableFromInline @exclusivity(unchecked) var completed: [Bool]
+    @usableFromInline @exclusivity(unchecked) var ended = false
     // `pending` and `delivering` are only touched by the `@inline(never)` helpers and `flush`: naming `[Emission]`
-    // makes a function fetch that generic metadata (a locked hash-map lookup) on every call, even when nothing is
-    // queued. `queued` mirrors `pending.count` for the fast path of `emit(_:)`.
-    @exclusivity(unchecked) private var pending: [Emission] = []
-    @exclusivity(unchecked) private var queued = 0
+    // makes an unspecialised function fetch that generic metadata (a locked hash-map lookup) on every call, even
+    // when nothing is queued. `queued` mirrors `pending.count` for the fast path of `emit(_:)`. (`init`, `flush` and
+    // `enqueueCompletion` are inlinable so that specialised operators, such as the four-input combineLatest, pay
+    // no lookup there either.)
+    @usableFromInline @exclusivity(unchecked) var pending: [Emission] = []
+    @usableFromInline @exclusivity(unchecked) var queued = 0
     /// The batch being delivered; touched only by the thread that set `emitting`. Swapped with `pending` so both
     /// buffers keep their capacity and a steady stream allocates nothing.
-    @exclusivity(unchecked) private var delivering: [Emission] = []
-    @exclusivity(unchecked) private var emitting = false
+    @usableFromInline @exclusivity(unchecked) var delivering: [Emission] = []
+    @usableFromInline @exclusivity(unchecked) var emitting = false
 
+    @inlinable
     init(inputCount: Int, downstream: Subscriber<Output, Failure>) {
         self.inputCount = inputCount
         self.downstream = downstream
         completed = Array(repeating: false, count: inputCount)
+        super.init()
     }
 
     /// Called with `lock` held; releases it. Delivers `output` at once unless another thread is emitting (then that
     /// thread delivers it, in order).
+    @usableFromInline
     func emit(_ output: Output) {
         if emitting || queued != 0 {
             // Behind another thread's emissions, or behind ones queued by `enqueue` whose `flush` has not run yet.
@@ -59,10 +67,17 @@ class CombiningState<Output: Sendable, Failure: Error>: @unchecked Sendable {
     }
 
     /// Called with `lock` held: queues `emission`. The caller must call ``flush()`` after unlocking.
-    func enqueue(_ emission: Emission) {
+    @inlinable
+    final func enqueue(_ emission: Emission) {
         if case .complete = emission { ended = true }
         pending.append(emission)
         queued += 1
+    }
+
+    /// Called with `lock` held: queues the completion (see ``enqueue(_:)``).
+    @inlinable
+    final func enqueueCompletion() {
+        enqueue(.complete)
     }
 
     @inline(never)
@@ -71,7 +86,8 @@ class CombiningState<Output: Sendable, Failure: Error>: @unchecked Sendable {
     }
 
     /// Delivers queued emissions unless another thread already is.
-    func flush(alreadyEmitting: Bool = false) {
+    @inlinable
+    final func flush(alreadyEmitting: Bool = false) {
         lock.lock()
         if emitting && !alreadyEmitting {
             lock.unlock()
@@ -95,51 +111,9 @@ class CombiningState<Output: Sendable, Failure: Error>: @unchecked Sendable {
         lock.unlock()
     }
 
+    @usableFromInline
     func fail(_ error: Failure) {
         lock.withLock { ended = true }
         downstream.sendError(error)
     }
-}
-
-/// Reads a parameter pack's values back out of type-erased slots, in order. Owned by one `CombiningState` and used
-/// only under its lock.
-final class PackReader {
-    var items: [any Sendable] = []
-    var index = 0
-
-    func next<Element>(_: Element.Type) -> Element {
-        defer { index += 1 }
-        // The slots were filled from the same pack, in the same order, so the cast cannot fail.
-        return items[index] as! Element
-    }
-}
-
-/// Subscribes to every signal of a pack, telling `state` which input each event came from.
-func subscribeEach<each Input: Sendable, Output: Sendable, Failure: Error>(
-    _ inputs: repeat Signal<each Input, Failure>,
-    state: CombiningState<Output, Failure>,
-    value: @escaping @Sendable (Int, any Sendable) -> Void,
-    complete: @escaping @Sendable (Int) -> Void
-) -> Disposer {
-    var disposers: [Disposer] = []
-    var index = 0
-    for input in repeat each inputs {
-        let slot = index
-        index += 1
-        if state.downstream.isDisposed { break }
-        disposers.append(input.subscribe(Subscriber(
-            value: { value(slot, $0) },
-            error: state.fail,
-            complete: { complete(slot) })))
-    }
-    let all = disposers
-    return Disposer {
-        for disposer in all { disposer.dispose() }
-    }
-}
-
-func packCount<each Input: Sendable, Failure: Error>(_ inputs: repeat Signal<each Input, Failure>) -> Int {
-    var count = 0
-    for _ in repeat each inputs { count += 1 }
-    return count
 }

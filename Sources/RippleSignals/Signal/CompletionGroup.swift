@@ -7,12 +7,16 @@ import RippleCore
 /// per inner signal, and hashing dominated its per-value cost. The source member has a slot of its own outside the
 /// array, so a group whose inner signals never need one (flattenMap over `just`) allocates no array. A slot is reused only after its member left, and
 /// every `enter` is followed by that member's `store` before the next `enter` (both run in one serial callback),
-/// so a late `store` never lands on another member's slot. `@unchecked Sendable`: the mutable state is guarded by
-/// `lock`.
-final class CompletionGroup<Output: Sendable, Failure: Error>: DisposableResource, @unchecked Sendable {
-    static var sourceID: Int { 0 }
+/// so a late `store` never lands on another member's slot.
+///
+/// The group is the disposer its operator's action returns (no wrapper object); flattenMap's per-subscription state
+/// is a subclass, so one object serves as group, disposer and callback target. `@unchecked Sendable`: the mutable
+/// state is guarded by `lock`.
+@usableFromInline
+class CompletionGroup<Output: Sendable, Failure: Error>: Disposer, @unchecked Sendable {
+    @inlinable static var sourceID: Int { 0 }
 
-    private let downstream: Subscriber<Output, Failure>
+    @usableFromInline let downstream: Subscriber<Output, Failure>
     private let lock = RawLock()
     // Guarded by `lock`, which already excludes concurrent access: no dynamic exclusivity checks needed.
     @exclusivity(unchecked) private var sourceSlot = CompletionSlot.active(nil)
@@ -22,12 +26,15 @@ final class CompletionGroup<Output: Sendable, Failure: Error>: DisposableResourc
     @exclusivity(unchecked) private var activeCount = 1
     @exclusivity(unchecked) private var disposed = false
 
+    @usableFromInline
     init(downstream: Subscriber<Output, Failure>) {
         self.downstream = downstream
+        super.init()
     }
 
     /// Registers one more member; nil once the group was disposed.
-    func enter() -> Int? {
+    @usableFromInline
+    final func enter() -> Int? {
         lock.lock()
         defer { lock.unlock() }
         guard !disposed else { return nil }
@@ -55,7 +62,8 @@ final class CompletionGroup<Output: Sendable, Failure: Error>: DisposableResourc
     }
 
     /// Keeps `disposer` for member `id` while it is active; disposes it at once if the group was disposed.
-    func store(_ disposer: Disposer, for id: Int) {
+    @usableFromInline
+    final func store(_ disposer: Disposer, for id: Int) {
         lock.lock()
         if disposed {
             lock.unlock()
@@ -68,7 +76,8 @@ final class CompletionGroup<Output: Sendable, Failure: Error>: DisposableResourc
         lock.unlock()
     }
 
-    func leave(_ id: Int) {
+    @usableFromInline
+    final func leave(_ id: Int) {
         lock.lock()
         // After `dispose` the slots are gone and nothing may complete the downstream.
         guard !disposed, case .active = slot(id) else {
@@ -85,10 +94,20 @@ final class CompletionGroup<Output: Sendable, Failure: Error>: DisposableResourc
         if done { downstream.sendComplete() }
     }
 
-    /// Only disposal closes a group, and its ``Disposer`` tracks that itself.
-    var isClosed: Bool { false }
+    /// The source member completed.
+    @usableFromInline
+    final func leaveSource() {
+        leave(Self.sourceID)
+    }
 
-    func dispose() {
+    /// Only disposal ends a group.
+    override final var isDisposed: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return disposed
+    }
+
+    override final func dispose() {
         lock.lock()
         disposed = true
         // Moved out rather than copied into a new array of disposers: disposing allocates nothing.

@@ -15,110 +15,114 @@ import RippleCore
 /// disposer.dispose()
 /// ```
 public struct Signal<Value: Sendable, Failure: Error>: Sendable {
-    // Exactly one of `action`, `fused` and `justValue` is set. (Optionals rather than an enum: Swift 6.3 crashes
-    // mangling a pack element archetype when `subscribeEach` iterates a pack of signals holding an enum.)
-    /// What subscribing runs, unless `fused` is set.
-    @usableFromInline let action: (@Sendable (Subscriber<Value, Failure>) -> Disposer)?
-    /// Set for map, filter and just (see ``fused(_:)``): subscribes with raw callbacks, which it calls following
-    /// the grammar (values one at a time, never concurrently, then at most one terminal event) — through the head
-    /// subscriber of a map/filter chain, or by construction (just).
-    @usableFromInline let fused: Fused?
-    /// Set for `just`: the value is stored in the signal itself rather than captured by a closure, so making a
-    /// `just` allocates nothing, and flattenMap delivers it inline without subscribing to it.
-    @usableFromInline let justValue: Value?
+    /// What subscribing does. One enum rather than an optional field per kind: a `Signal` is then the size of its
+    /// largest case plus a tag (17 bytes for an `Int` signal, rather than 41), so it fits in the three-word inline
+    /// buffer of an existential and copies cheaply.
+    @usableFromInline
+    enum Body: Sendable {
+        /// `Signal { subscriber in … }`: runs once per subscription.
+        case action(@Sendable (Subscriber<Value, Failure>) -> Disposer)
+        /// map and filter (see ``fused(_:)``): subscribes with raw callbacks, which it calls following the grammar
+        /// (values one at a time, never concurrently, then at most one terminal event) through the head subscriber
+        /// of a map/filter chain.
+        case fused(Fused)
+        /// `just`: the value is stored in the signal itself rather than captured by a closure, so making a `just`
+        /// allocates nothing, and flattenMap delivers it inline without subscribing to it. It calls its callbacks
+        /// directly on the subscribing thread (one value, then completion): the grammar holds by construction.
+        case just(Value)
+    }
 
-    /// Subscribes with raw callbacks: `value` gets this signal's values, `error` and `complete` its terminal events.
+    @usableFromInline let body: Body
+
+    /// Subscribes with raw callbacks: `value` gets this signal's values that pass `keep` (all when nil), `error` and
+    /// `complete` its terminal events.
     @usableFromInline typealias Fused = @Sendable (_ value: @escaping @Sendable (Value) -> Void,
+                                                   _ keep: (@Sendable (Value) -> Bool)?,
                                                    _ error: @escaping @Sendable (Failure) -> Void,
                                                    _ complete: @escaping @Sendable () -> Void) -> Disposer
-
-    /// True when this signal calls its subscriber only from another ``Subscriber``'s callbacks (map, filter): those
-    /// are already one at a time, never re-entrant, so the subscriber can skip its own queue (see
-    /// `Subscriber.isFedSerially`).
-    @usableFromInline var deliversSerially: Bool {
-        action == nil
-    }
 
     /// Creates a signal whose `action` runs once per subscription.
     ///
     /// The action sends events to the subscriber (now or later, from any thread) and returns the ``Disposer`` that
     /// releases what it set up. That disposer runs exactly once: when the subscription is disposed, right after the
     /// terminal event's callback, or when nothing references the subscriber any more.
+    @inlinable
     public init(_ action: @escaping @Sendable (Subscriber<Value, Failure>) -> Disposer) {
-        self.action = action
-        fused = nil
-        justValue = nil
+        body = .action(action)
     }
 
-    @usableFromInline
-    init(fused: @escaping Fused) {
-        action = nil
-        self.fused = fused
-        justValue = nil
+    @inlinable
+    init(body: Body) {
+        self.body = body
     }
 
-    /// A signal that sends `value` on the subscribing thread, then completes (see ``just(_:)``).
-    @usableFromInline
-    init(justValue value: Value) {
-        action = nil
-        fused = nil
-        justValue = value
+    /// The value of a `just`, which flattenMap delivers inline; nil for other signals.
+    @inlinable
+    var justValue: Value? {
+        if case .just(let value) = body { value } else { nil }
     }
 
     /// For map and filter, which only transform or drop values and pass terminal events through unchanged.
     ///
     /// A chain of them needs no subscriber per operator: the upstream's subscriber already enforces the grammar and
     /// delivers one value at a time, so each operator becomes one closure wrapped around its downstream's value
-    /// callback, and one subscriber at the chain's head calls the composed closure. A subscriber at the chain's end
-    /// is fed by that head subscriber's callbacks, hence `deliversSerially`.
+    /// callback, and one subscriber at the chain's head calls the composed closure. Subscribing to the chain with
+    /// callbacks adds no subscriber at its end either (see ``subscribe(value:error:complete:)``).
+    ///
+    /// A filter makes no closure of its own when subscribed: it hands its predicate upstream as `keep`, and the map
+    /// above it tests its output with it (or the chain's head, or a `just`). A map-then-filter pair then costs one
+    /// closure per subscription, and one call fewer per value.
     @inlinable
     static func fused(_ attach: @escaping Fused) -> Signal {
-        Signal(fused: attach)
+        Signal(body: .fused(attach))
     }
 
-    /// Subscribes with raw callbacks, through one subscriber for a whole map/filter chain (see ``fused(_:)``).
+    /// Subscribes with raw callbacks, through one subscriber for a whole map/filter chain (see ``fused(_:)``):
+    /// `value` gets the values that pass `keep` (all when nil).
     @inlinable
     func attach(value: @escaping @Sendable (Value) -> Void,
+                keep: (@Sendable (Value) -> Bool)? = nil,
                 error: @escaping @Sendable (Failure) -> Void,
                 complete: @escaping @Sendable () -> Void) -> Disposer {
-        if let fused {
-            return fused(value, error, complete)
-        }
-        if let justValue {
-            // One value, then completion, on the subscribing thread: the grammar holds by construction.
-            value(justValue)
+        switch body {
+        case .fused(let fused):
+            return fused(value, keep, error, complete)
+        case .just(let just):
+            if let keep {
+                if keep(just) { value(just) }
+            } else {
+                value(just)
+            }
             complete()
-            return .nothing
+            return .ended
+        case .action:
+            if let keep {
+                return subscribe(Subscriber(value: { if keep($0) { value($0) } }, error: error, complete: complete))
+            }
+            return subscribe(Subscriber(value: value, error: error, complete: complete))
         }
-        return subscribe(Subscriber(value: value, error: error, complete: complete, isFedSerially: false))
     }
 
     /// Runs the action for `subscriber` and hands it the cleanup.
     ///
-    /// The returned disposer does not keep `subscriber` alive (it holds only its ``SubscriptionCore``): a
+    /// The returned disposer is the subscriber's ``SubscriptionCore`` and does not keep `subscriber` alive: a
     /// subscription lives as long as its producer references the subscriber (a timer, a request, an upstream
-    /// signal), as in GYSignal, and never because of a forgotten handle.
-    @usableFromInline
+    /// signal), as in GYSignal, and never because of a forgotten handle. Inlinable so that operators subscribing in
+    /// the caller's module switch over `body` specialised (unspecialised, that looks the enum's metadata up).
+    @inlinable
     func subscribe(_ subscriber: Subscriber<Value, Failure>) -> Disposer {
-        // `action` first, and `justValue` last: reading a `Value?` in unspecialised code costs a metadata lookup,
-        // which an action-made signal (the common case here) should not pay.
-        let cleanup = if let action {
-            action(subscriber)
-        } else if let fused {
-            fused({ subscriber.send($0) }, { subscriber.sendError($0) }, { subscriber.sendComplete() })
-        } else if let justValue {
-            Self.sendJust(justValue, to: subscriber)
-        } else {
-            Disposer.nothing
+        let cleanup: Disposer
+        switch body {
+        case .action(let action):
+            cleanup = action(subscriber)
+        case .fused(let fused):
+            cleanup = fused({ subscriber.send($0) }, nil, { subscriber.sendError($0) }, { subscriber.sendComplete() })
+        case .just(let just):
+            subscriber.send(just)
+            subscriber.sendComplete()
+            cleanup = .nothing
         }
         subscriber.attach(cleanup)
-        return Disposer(subscription: subscriber.core)
-    }
-
-    /// Subscribing to a `just`: its value, then completion.
-    private static func sendJust(_ value: Value, to subscriber: Subscriber<Value, Failure>) -> Disposer {
-        subscriber.send(value)
-        subscriber.sendComplete()
-        return .nothing
+        return subscriber.core
     }
 }

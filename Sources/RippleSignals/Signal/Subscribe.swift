@@ -7,7 +7,22 @@ extension Signal {
     public func subscribe(value: (@Sendable (Value) -> Void)? = nil,
                           error: (@Sendable (Failure) -> Void)? = nil,
                           complete: (@Sendable () -> Void)? = nil) -> Disposer {
-        subscribe(Subscriber(value: value, error: error, complete: complete, isFedSerially: deliversSerially))
+        if case .action = body {
+            return subscribe(Subscriber(value: value, error: error, complete: complete))
+        }
+        return attach(Callbacks(value: value, error: error, complete: complete))
+    }
+
+    /// Subscribes `callbacks` to a map/filter chain or a `just` (a signal made with an action gets a subscriber
+    /// instead). Those call raw callbacks following the grammar themselves (through the chain's head subscriber, or
+    /// by construction: see ``attach(value:keep:error:complete:)``), so they get the callbacks directly: no
+    /// subscriber at the chain's end, and one hop fewer per value. The disposer is then the head subscriber's
+    /// (``Disposer/ended`` for a `just`).
+    @inlinable
+    func attach(_ callbacks: Callbacks<Value, Failure>) -> Disposer {
+        // Each closure captures only `callbacks`, so none allocates a context.
+        return attach(value: { callbacks.value?($0) }, error: { callbacks.error?($0) },
+                      complete: { callbacks.complete?() })
     }
 }
 
@@ -16,6 +31,26 @@ extension Signal where Failure == Never {
     @discardableResult @inlinable
     public func subscribe(value: (@Sendable (Value) -> Void)? = nil,
                           complete: (@Sendable () -> Void)? = nil) -> Disposer {
-        subscribe(Subscriber(value: value, error: nil, complete: complete, isFedSerially: deliversSerially))
+        if case .action = body {
+            return subscribe(Subscriber(value: value, error: nil, complete: complete))
+        }
+        return attach(Callbacks(value: value, error: nil, complete: complete))
+    }
+}
+
+/// The callbacks of one `subscribe(value:error:complete:)`, in one object so that closures over them capture only
+/// it (a closure capturing one object allocates no context of its own).
+@usableFromInline
+final class Callbacks<Value: Sendable, Failure: Error>: Sendable {
+    @usableFromInline let value: (@Sendable (Value) -> Void)?
+    @usableFromInline let error: (@Sendable (Failure) -> Void)?
+    @usableFromInline let complete: (@Sendable () -> Void)?
+
+    @inlinable
+    init(value: (@Sendable (Value) -> Void)?, error: (@Sendable (Failure) -> Void)?,
+         complete: (@Sendable () -> Void)?) {
+        self.value = value
+        self.error = error
+        self.complete = complete
     }
 }

@@ -3,6 +3,12 @@ import Synchronization
 
 let subscriberCounter = LiveObjectCounter("Signal.Subscriber")
 
+/// Counts a subscriber made by `Subscriber.init`, which is inlinable and cannot name the package-level counter.
+@usableFromInline
+func countSubscriberMade() {
+    subscriberCounter.increment()
+}
+
 /// Receives a signal's events and enforces the grammar: values, then at most one error *or* completion.
 ///
 /// A signal's action gets one subscriber per subscription and may call it from any thread:
@@ -14,6 +20,7 @@ let subscriberCounter = LiveObjectCounter("Signal.Subscriber")
 /// - the cleanup returned by the signal's action runs exactly once: on disposal, right after the terminal event's
 ///   callback, or when the subscriber is freed.
 public final class Subscriber<Value: Sendable, Failure: Error>: @unchecked Sendable {
+    @usableFromInline
     enum Event {
         case value(Value)
         case error(Failure)
@@ -24,32 +31,28 @@ public final class Subscriber<Value: Sendable, Failure: Error>: @unchecked Senda
     /// ``SubscriptionCore``). The state word lets an uncontended value in and out with one compare-exchange each;
     /// the lock is only taken on contention, re-entrancy, terminal events and disposal. Everything below is guarded
     /// by `core.lock`, which already excludes concurrent access, so it skips dynamic exclusivity checks.
-    let core = SubscriptionCore()
+    @usableFromInline let core = SubscriptionCore()
     // `queue` is only touched by the `@inline(never)` helpers below: any mention of `Event` or `[Event]` in `send` or
     // `drain` makes them fetch that generic metadata (a locked hash-map lookup) on every value, even when nothing is
     // queued. `queued` mirrors `queue.count` so the idle path can check for work without naming the array.
-    @exclusivity(unchecked) var queue: [Event] = []
-    @exclusivity(unchecked) var queued = 0
-    @exclusivity(unchecked) var head = 0
+    @usableFromInline @exclusivity(unchecked) var queue: [Event] = []
+    @usableFromInline @exclusivity(unchecked) var queued = 0
+    @usableFromInline @exclusivity(unchecked) var head = 0
 
-    let onValue: (@Sendable (Value) -> Void)?
-    let onError: (@Sendable (Failure) -> Void)?
-    let onComplete: (@Sendable () -> Void)?
-    /// True when the only producer is another subscriber's callbacks (``Signal`` `deliversSerially`): its events
-    /// arrive one at a time and never re-entrantly, so `send` delivers at once after one atomic load of `closed`
-    /// (`dispose()` may come from any thread), without entering `delivering`. Terminal events take the ordinary path.
-    let isFedSerially: Bool
+    @usableFromInline let onValue: (@Sendable (Value) -> Void)?
+    @usableFromInline let onError: (@Sendable (Failure) -> Void)?
+    @usableFromInline let onComplete: (@Sendable () -> Void)?
 
-    @usableFromInline
+    // Inlinable so that it runs specialised where the subscriber is made: unspecialised, initialising `queue`
+    // looks up the metadata of `[Event]`.
+    @inlinable
     init(value: (@Sendable (Value) -> Void)?,
          error: (@Sendable (Failure) -> Void)?,
-         complete: (@Sendable () -> Void)?,
-         isFedSerially: Bool = false) {
+         complete: (@Sendable () -> Void)?) {
         onValue = value
         onError = error
         onComplete = complete
-        self.isFedSerially = isFedSerially
-        subscriberCounter.increment()
+        countSubscriberMade()
     }
 
     deinit {
@@ -60,12 +63,6 @@ public final class Subscriber<Value: Sendable, Failure: Error>: @unchecked Senda
 
     /// Sends a value. Ignored after an error, a completion or disposal.
     public func send(_ value: Value) {
-        if isFedSerially {
-            if core.state.load(ordering: .acquiring) & SubscriptionCore.closed == 0 {
-                onValue?(value)
-            }
-            return
-        }
         // Idle, accepting, nothing queued: deliver at once.
         let entered = core.state.compareExchange(
             expected: 0, desired: SubscriptionCore.delivering, ordering: .acquiring).exchanged
@@ -79,12 +76,30 @@ public final class Subscriber<Value: Sendable, Failure: Error>: @unchecked Senda
 
     /// Ends the signal with `error`. Ignored if it already ended or was disposed.
     public func sendError(_ error: Failure) {
-        terminate(.error(error))
+        switch closeForTerminalEvent() {
+        case .ignore:
+            return
+        case .queue:
+            enqueue(error: error)
+            core.lock.unlock()
+        case .deliver:
+            deliverError(error)
+            drain()
+        }
     }
 
     /// Ends the signal normally. Ignored if it already ended or was disposed.
     public func sendComplete() {
-        terminate(.complete)
+        switch closeForTerminalEvent() {
+        case .ignore:
+            return
+        case .queue:
+            enqueueComplete()
+            core.lock.unlock()
+        case .deliver:
+            deliverComplete()
+            drain()
+        }
     }
 
     /// Whether events sent now would be ignored (ended or disposed). Long-running producers can poll it to stop early.
@@ -131,22 +146,24 @@ public final class Subscriber<Value: Sendable, Failure: Error>: @unchecked Senda
         }
     }
 
-    private func terminate(_ event: Event) {
+    /// Accepts a terminal event: sets `closed` (and `delivering` unless another thread delivers). `.queue` returns
+    /// with `lock` held, for the caller to queue the event behind the values being delivered; the other outcomes
+    /// return with it released. The event itself is not named here, so neither `sendError` nor `sendComplete`
+    /// builds an `Event` (a generic metadata lookup) unless it has to queue.
+    private func closeForTerminalEvent() -> TerminalRoute {
         core.lock.lock()
         var current = core.state.load(ordering: .acquiring)
         while true {
             if current & SubscriptionCore.closed != 0 {
                 core.lock.unlock()
-                return
+                return .ignore
             }
             if current & SubscriptionCore.delivering != 0 {
                 let (exchanged, now) = core.state.compareExchange(
                     expected: current, desired: current | SubscriptionCore.closed | SubscriptionCore.hasQueue,
                     ordering: .acquiringAndReleasing)
                 if exchanged {
-                    enqueue(event)
-                    core.lock.unlock()
-                    return
+                    return .queue
                 }
                 current = now
                 continue
@@ -156,12 +173,22 @@ public final class Subscriber<Value: Sendable, Failure: Error>: @unchecked Senda
                 ordering: .acquiringAndReleasing)
             if exchanged {
                 core.lock.unlock()
-                deliver(event)
-                drain()
-                return
+                return .deliver
             }
             current = now
         }
+    }
+
+    private func deliverError(_ error: Failure) {
+        onError?(error)
+        core.lock.lock()
+        core.finish()
+    }
+
+    private func deliverComplete() {
+        onComplete?()
+        core.lock.lock()
+        core.finish()
     }
 
     func deliver(_ event: Event) {
@@ -169,13 +196,9 @@ public final class Subscriber<Value: Sendable, Failure: Error>: @unchecked Senda
         case .value(let value):
             onValue?(value)
         case .error(let error):
-            onError?(error)
-            core.lock.lock()
-            core.finish()
+            deliverError(error)
         case .complete:
-            onComplete?()
-            core.lock.lock()
-            core.finish()
+            deliverComplete()
         }
     }
 
@@ -214,6 +237,16 @@ public final class Subscriber<Value: Sendable, Failure: Error>: @unchecked Senda
     }
 
     @inline(never)
+    private func enqueue(error: Failure) {
+        enqueue(.error(error))
+    }
+
+    @inline(never)
+    private func enqueueComplete() {
+        enqueue(.complete)
+    }
+
+    @inline(never)
     private func enqueue(_ event: Event) {
         queue.append(event)
         queued += 1
@@ -237,7 +270,19 @@ public final class Subscriber<Value: Sendable, Failure: Error>: @unchecked Senda
     }
 
     /// Hands over the cleanup the signal's action returned; runs it at once if the subscription already finished.
+    @usableFromInline
     func attach(_ disposer: Disposer) {
         core.attach(disposer)
     }
+}
+
+/// Where `closeForTerminalEvent` sends a terminal event. Not nested in the generic `Subscriber`: a nested enum would
+/// be generic too, and naming it would look its metadata up at run time.
+private enum TerminalRoute {
+    /// The subscription already ended or was disposed.
+    case ignore
+    /// Another thread (or this one, re-entrantly) is delivering: queue it; `lock` is held.
+    case queue
+    /// Deliver it now, then drain.
+    case deliver
 }

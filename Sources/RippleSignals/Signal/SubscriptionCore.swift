@@ -2,13 +2,15 @@ import RippleCore
 import Synchronization
 
 /// The part of a subscription that its ``Disposer`` shares with its ``Subscriber``: the state word, the lock, and the
-/// cleanup the signal's action returned.
+/// cleanup the signal's action returned. It *is* the disposer `subscribe` returns (one object fewer per subscription).
 ///
-/// The disposer holds the core strongly, so it needs no weak reference to the subscriber: a weak reference gives the
-/// subscriber a side-table reference count, and then every retain and release of it takes the runtime's slow path.
-/// The subscriber disposes its core when it is freed, so a disposer still sees the subscription end then.
+/// The disposer is the core, not the subscriber, so it needs no weak reference to the subscriber (a weak reference
+/// gives the subscriber a side-table reference count, and then every retain and release of it takes the runtime's
+/// slow path) and a forgotten disposer does not keep the subscriber alive. The subscriber disposes its core when it
+/// is freed, so a disposer still sees the subscription end then.
 /// `@unchecked Sendable`: `finished` and `cleanup` are guarded by `lock`, `state` is atomic.
-final class SubscriptionCore: @unchecked Sendable {
+@usableFromInline
+final class SubscriptionCore: Disposer, @unchecked Sendable {
     /// Bits: `closed` (a terminal event was accepted or the subscription disposed), `delivering` (some thread is
     /// running a callback; others queue), `hasQueue` (events wait in the subscriber's queue; set only under `lock`
     /// and only while `delivering`, cleared with it under `lock`).
@@ -22,15 +24,23 @@ final class SubscriptionCore: @unchecked Sendable {
     @exclusivity(unchecked) var finished = false
     @exclusivity(unchecked) private var cleanup: Disposer?
 
-    init() {}
+    @usableFromInline
+    init() {
+        super.init()
+    }
 
     /// Whether events sent now would be ignored (ended or disposed).
     var isClosed: Bool {
         state.load(ordering: .acquiring) & Self.closed != 0
     }
 
+    /// True once the subscription ended: a terminal event was accepted, or it was disposed or released.
+    override var isDisposed: Bool {
+        isClosed
+    }
+
     /// Ends the subscription: nothing more is delivered, the cleanup runs (once).
-    func dispose() {
+    override func dispose() {
         lock.lock()
         state.bitwiseOr(Self.closed, ordering: .acquiringAndReleasing)
         finish()

@@ -1,0 +1,183 @@
+import RippleCore
+
+extension Signal {
+    /// `combineLatest(_:)` of this signal and three others (see the parameter-pack form, whose behaviour this
+    /// repeats exactly).
+    ///
+    /// Spelled out because the pack form runs unspecialised: every subscription and value there looks generic
+    /// metadata up. This one is inlinable, so its state and callbacks are specialised in the caller's module.
+    @inlinable
+    public func combineLatest<B: Sendable, C: Sendable, D: Sendable>(
+        _ b: Signal<B, Failure>, _ c: Signal<C, Failure>, _ d: Signal<D, Failure>
+    ) -> Signal<(Value, B, C, D), Failure> {
+        let a = self
+        return Signal<(Value, B, C, D), Failure> { downstream in
+            CombineLatest4(downstream: downstream).start(a, b, c, d)
+        }
+    }
+}
+
+/// Per-subscription state of the four-input `combineLatest`: the latest value of each input in a typed slot.
+///
+/// The slots live in one raw buffer rather than in `A?`…`D?` fields: the class's deinit runs unspecialised, and
+/// destroying an optional of a generic type there looks the optional's metadata up (four lookups per subscription),
+/// while a slot is destroyed with its element type's own value witnesses. `@unchecked Sendable`: the slots and bit
+/// sets are guarded by the inherited `lock`.
+@usableFromInline
+final class CombineLatest4<A: Sendable, B: Sendable, C: Sendable, D: Sendable, Failure: Error>:
+    CombiningState<(A, B, C, D), Failure>, @unchecked Sendable
+{
+    @usableFromInline static var allInputs: Int { 0b1111 }
+
+    /// Input `i`'s latest value, initialised once bit `i` of `present` is set.
+    @usableFromInline let slotA: UnsafeMutablePointer<A>
+    @usableFromInline let slotB: UnsafeMutablePointer<B>
+    @usableFromInline let slotC: UnsafeMutablePointer<C>
+    @usableFromInline let slotD: UnsafeMutablePointer<D>
+    // Guarded by `lock`, which already excludes concurrent access: no dynamic exclusivity checks needed.
+    /// Bit `i` is set once input `i` has sent a value.
+    @usableFromInline @exclusivity(unchecked) var present = 0
+    /// Bit `i` is set once input `i` has completed.
+    @usableFromInline @exclusivity(unchecked) var completedInputs = 0
+    /// The inputs' subscriptions, ended by ``dispose()``.
+    @usableFromInline @exclusivity(unchecked) var inputs: (Disposer?, Disposer?, Disposer?, Disposer?)
+    @usableFromInline @exclusivity(unchecked) var disposed = false
+
+    @inlinable
+    init(downstream: Subscriber<(A, B, C, D), Failure>) {
+        // One allocation for the four slots, each at the next multiple of its alignment.
+        let offsetB = Self.aligned(MemoryLayout<A>.size, for: B.self)
+        let offsetC = Self.aligned(offsetB + MemoryLayout<B>.size, for: C.self)
+        let offsetD = Self.aligned(offsetC + MemoryLayout<C>.size, for: D.self)
+        let alignment = max(MemoryLayout<A>.alignment, MemoryLayout<B>.alignment, MemoryLayout<C>.alignment,
+                            MemoryLayout<D>.alignment)
+        let buffer = UnsafeMutableRawPointer.allocate(
+            byteCount: max(offsetD + MemoryLayout<D>.size, 1), alignment: alignment)
+        slotA = buffer.assumingMemoryBound(to: A.self)
+        slotB = (buffer + offsetB).assumingMemoryBound(to: B.self)
+        slotC = (buffer + offsetC).assumingMemoryBound(to: C.self)
+        slotD = (buffer + offsetD).assumingMemoryBound(to: D.self)
+        // No per-input `completed` array: the bit sets above replace it.
+        super.init(inputCount: 0, downstream: downstream)
+    }
+
+    deinit {
+        if present & 0b0001 != 0 { slotA.deinitialize(count: 1) }
+        if present & 0b0010 != 0 { slotB.deinitialize(count: 1) }
+        if present & 0b0100 != 0 { slotC.deinitialize(count: 1) }
+        if present & 0b1000 != 0 { slotD.deinitialize(count: 1) }
+        UnsafeMutableRawPointer(slotA).deallocate()
+    }
+
+    @inlinable
+    static func aligned<T>(_ offset: Int, for _: T.Type) -> Int {
+        let alignment = MemoryLayout<T>.alignment
+        return (offset + alignment - 1) / alignment * alignment
+    }
+
+    /// Called with `lock` held: stores `value` in `slot`, the slot of input `input`.
+    @inlinable @inline(__always)
+    func store<T>(_ value: T, in slot: UnsafeMutablePointer<T>, input: Int) {
+        if present & (1 << input) != 0 {
+            slot.pointee = value
+        } else {
+            slot.initialize(to: value)
+            present |= 1 << input
+        }
+    }
+
+    /// Subscribes the inputs in order (none once the downstream is disposed) and returns this state as their
+    /// disposer (no array or closure to hold them). Each callback captures only this state, so none allocates a
+    /// context; the inputs are attached with raw callbacks (they keep the grammar themselves, and the state's lock
+    /// orders what they send), so a `just` input is delivered without a subscriber. The state is only disposed
+    /// after the action returns it (the downstream attaches its cleanup then), so `inputs` is set by then.
+    @inlinable
+    func start(_ sa: Signal<A, Failure>, _ sb: Signal<B, Failure>, _ sc: Signal<C, Failure>,
+               _ sd: Signal<D, Failure>) -> Disposer {
+        let da = sa.attach(
+            value: { self.receive(a: $0) }, error: { self.fail($0) }, complete: { self.complete(input: 0) })
+        let db = downstream.isDisposed ? nil : sb.attach(
+            value: { self.receive(b: $0) }, error: { self.fail($0) }, complete: { self.complete(input: 1) })
+        let dc = downstream.isDisposed ? nil : sc.attach(
+            value: { self.receive(c: $0) }, error: { self.fail($0) }, complete: { self.complete(input: 2) })
+        let dd = downstream.isDisposed ? nil : sd.attach(
+            value: { self.receive(d: $0) }, error: { self.fail($0) }, complete: { self.complete(input: 3) })
+        // Under `lock`: `dispose()` may run on another thread once the action has returned this state.
+        lock.lock()
+        inputs = (da, db, dc, dd)
+        lock.unlock()
+        return self
+    }
+
+    /// Ends the inputs' subscriptions, once.
+    override func dispose() {
+        lock.lock()
+        disposed = true
+        let taken = inputs
+        inputs = (nil, nil, nil, nil)
+        lock.unlock()
+        taken.0?.dispose()
+        taken.1?.dispose()
+        taken.2?.dispose()
+        taken.3?.dispose()
+    }
+
+    override var isDisposed: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return disposed
+    }
+
+    @inlinable
+    func receive(a value: A) {
+        lock.lock()
+        guard !ended else { return lock.unlock() }
+        store(value, in: slotA, input: 0)
+        received()
+    }
+
+    @inlinable
+    func receive(b value: B) {
+        lock.lock()
+        guard !ended else { return lock.unlock() }
+        store(value, in: slotB, input: 1)
+        received()
+    }
+
+    @inlinable
+    func receive(c value: C) {
+        lock.lock()
+        guard !ended else { return lock.unlock() }
+        store(value, in: slotC, input: 2)
+        received()
+    }
+
+    @inlinable
+    func receive(d value: D) {
+        lock.lock()
+        guard !ended else { return lock.unlock() }
+        store(value, in: slotD, input: 3)
+        received()
+    }
+
+    /// Called with `lock` held after an input stored a value; releases it, emitting once every input has one.
+    @inlinable
+    func received() {
+        guard present == Self.allInputs else { return lock.unlock() }
+        emit((slotA.pointee, slotB.pointee, slotC.pointee, slotD.pointee))
+    }
+
+    /// Input `input` completed: the result completes if it never sent a value (no tuple can form) or if every input
+    /// has completed.
+    @inlinable
+    func complete(input: Int) {
+        lock.lock()
+        guard !ended else { return lock.unlock() }
+        completedInputs |= 1 << input
+        if present & (1 << input) == 0 || completedInputs == Self.allInputs {
+            enqueueCompletion()
+        }
+        lock.unlock()
+        flush()
+    }
+}
