@@ -14,7 +14,8 @@ import Synchronization
 /// itself on `readers` directly, reads ``loadPublished()`` and leaves with ``leave(subtracting:)``.
 ///
 /// A non-copyable struct its owner stores inline (`let`), so the hot path reaches the count with no pointer hop and
-/// no retain of a separate object.
+/// no retain of a separate object. Keep the owner a final, non-generic class: stored inline in an open generic class
+/// it corrupted the heap in debug builds on Swift 6.3 (RipplePipeline's `RouteSlot` says more).
 ///
 /// `@unchecked Sendable`: `published` holds a raw pointer only so it can be atomic; it is one strong reference,
 /// handed over by the protocol above.
