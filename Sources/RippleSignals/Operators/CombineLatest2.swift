@@ -4,7 +4,7 @@ import RippleCore
 /// design for two inputs (see `CombineLatest4`), so the common pair is specialised in the caller's module too.
 /// `@unchecked Sendable`: the slots and bit sets are guarded by the inherited `lock`.
 @usableFromInline
-final class CombineLatest2<A: Sendable, B: Sendable, Failure: Error>: CombiningState<(A, B), Failure>,
+final class CombineLatest2<A: Sendable, B: Sendable, Failure: Error>: AttachedInputsState<(A, B), Failure>,
     @unchecked Sendable
 {
     @usableFromInline static var allInputs: Int { 0b11 }
@@ -18,12 +18,9 @@ final class CombineLatest2<A: Sendable, B: Sendable, Failure: Error>: CombiningS
     @usableFromInline @exclusivity(unchecked) var present = 0
     /// Bit `i` is set once input `i` has completed.
     @usableFromInline @exclusivity(unchecked) var completedInputs = 0
-    /// The inputs' subscriptions, ended by ``dispose()``.
-    @usableFromInline @exclusivity(unchecked) var inputs: (Disposer?, Disposer?)
-    @usableFromInline @exclusivity(unchecked) var disposed = false
 
     @inlinable
-    init(downstream: Subscriber<(A, B), Failure>) {
+    override init(downstream: Subscriber<(A, B), Failure>) {
         let alignmentB = MemoryLayout<B>.alignment
         let offsetB = (MemoryLayout<A>.size + alignmentB - 1) / alignmentB * alignmentB
         let buffer = UnsafeMutableRawPointer.allocate(
@@ -31,7 +28,7 @@ final class CombineLatest2<A: Sendable, B: Sendable, Failure: Error>: CombiningS
             alignment: max(MemoryLayout<A>.alignment, alignmentB))
         slotA = buffer.assumingMemoryBound(to: A.self)
         slotB = (buffer + offsetB).assumingMemoryBound(to: B.self)
-        super.init(inputCount: 0, downstream: downstream)
+        super.init(downstream: downstream)
     }
 
     deinit {
@@ -48,28 +45,7 @@ final class CombineLatest2<A: Sendable, B: Sendable, Failure: Error>: CombiningS
             value: { self.receive(a: $0) }, error: { self.fail($0) }, complete: { self.complete(input: 0) })
         let db = downstream.isDisposed ? nil : sb.attach(
             value: { self.receive(b: $0) }, error: { self.fail($0) }, complete: { self.complete(input: 1) })
-        // Under `lock`: `dispose()` may run on another thread once the action has returned this state.
-        lock.lock()
-        inputs = (da, db)
-        lock.unlock()
-        return self
-    }
-
-    /// Ends the inputs' subscriptions, once.
-    override func dispose() {
-        lock.lock()
-        disposed = true
-        let taken = inputs
-        inputs = (nil, nil)
-        lock.unlock()
-        taken.0?.dispose()
-        taken.1?.dispose()
-    }
-
-    override var isDisposed: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return disposed
+        return adopt(da, db)
     }
 
     @inlinable

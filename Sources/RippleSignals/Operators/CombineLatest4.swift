@@ -25,7 +25,7 @@ extension Signal {
 /// sets are guarded by the inherited `lock`.
 @usableFromInline
 final class CombineLatest4<A: Sendable, B: Sendable, C: Sendable, D: Sendable, Failure: Error>:
-    CombiningState<(A, B, C, D), Failure>, @unchecked Sendable
+    AttachedInputsState<(A, B, C, D), Failure>, @unchecked Sendable
 {
     @usableFromInline static var allInputs: Int { 0b1111 }
 
@@ -39,12 +39,9 @@ final class CombineLatest4<A: Sendable, B: Sendable, C: Sendable, D: Sendable, F
     @usableFromInline @exclusivity(unchecked) var present = 0
     /// Bit `i` is set once input `i` has completed.
     @usableFromInline @exclusivity(unchecked) var completedInputs = 0
-    /// The inputs' subscriptions, ended by ``dispose()``.
-    @usableFromInline @exclusivity(unchecked) var inputs: (Disposer?, Disposer?, Disposer?, Disposer?)
-    @usableFromInline @exclusivity(unchecked) var disposed = false
 
     @inlinable
-    init(downstream: Subscriber<(A, B, C, D), Failure>) {
+    override init(downstream: Subscriber<(A, B, C, D), Failure>) {
         // One allocation for the four slots, each at the next multiple of its alignment.
         let offsetB = Self.aligned(MemoryLayout<A>.size, for: B.self)
         let offsetC = Self.aligned(offsetB + MemoryLayout<B>.size, for: C.self)
@@ -58,7 +55,7 @@ final class CombineLatest4<A: Sendable, B: Sendable, C: Sendable, D: Sendable, F
         slotC = (buffer + offsetC).assumingMemoryBound(to: C.self)
         slotD = (buffer + offsetD).assumingMemoryBound(to: D.self)
         // No per-input `completed` array: the bit sets above replace it.
-        super.init(inputCount: 0, downstream: downstream)
+        super.init(downstream: downstream)
     }
 
     deinit {
@@ -102,30 +99,7 @@ final class CombineLatest4<A: Sendable, B: Sendable, C: Sendable, D: Sendable, F
             value: { self.receive(c: $0) }, error: { self.fail($0) }, complete: { self.complete(input: 2) })
         let dd = downstream.isDisposed ? nil : sd.attach(
             value: { self.receive(d: $0) }, error: { self.fail($0) }, complete: { self.complete(input: 3) })
-        // Under `lock`: `dispose()` may run on another thread once the action has returned this state.
-        lock.lock()
-        inputs = (da, db, dc, dd)
-        lock.unlock()
-        return self
-    }
-
-    /// Ends the inputs' subscriptions, once.
-    override func dispose() {
-        lock.lock()
-        disposed = true
-        let taken = inputs
-        inputs = (nil, nil, nil, nil)
-        lock.unlock()
-        taken.0?.dispose()
-        taken.1?.dispose()
-        taken.2?.dispose()
-        taken.3?.dispose()
-    }
-
-    override var isDisposed: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return disposed
+        return adopt(da, db, dc, dd)
     }
 
     @inlinable

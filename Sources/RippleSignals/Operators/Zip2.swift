@@ -4,19 +4,16 @@ import RippleCore
 /// typed and specialised in the caller's module, with the two-input combineLatest's shape (raw-callback inputs, the
 /// state as their disposer). `@unchecked Sendable`: the queues and bit sets are guarded by the inherited `lock`.
 @usableFromInline
-final class Zip2<A: Sendable, B: Sendable, Failure: Error>: CombiningState<(A, B), Failure>, @unchecked Sendable {
+final class Zip2<A: Sendable, B: Sendable, Failure: Error>: AttachedInputsState<(A, B), Failure>, @unchecked Sendable {
     @usableFromInline let queueA = ZipQueue(of: A.self)
     @usableFromInline let queueB = ZipQueue(of: B.self)
     // Guarded by `lock`, which already excludes concurrent access: no dynamic exclusivity checks needed.
     /// Bit `i` is set once input `i` has completed.
     @usableFromInline @exclusivity(unchecked) var completedInputs = 0
-    /// The inputs' subscriptions, ended by ``dispose()``.
-    @usableFromInline @exclusivity(unchecked) var inputs: (Disposer?, Disposer?)
-    @usableFromInline @exclusivity(unchecked) var disposed = false
 
     @inlinable
-    init(downstream: Subscriber<(A, B), Failure>) {
-        super.init(inputCount: 0, downstream: downstream)
+    override init(downstream: Subscriber<(A, B), Failure>) {
+        super.init(downstream: downstream)
     }
 
     /// Subscribes the inputs in order (the second not once the downstream is disposed) with raw callbacks that
@@ -27,28 +24,7 @@ final class Zip2<A: Sendable, B: Sendable, Failure: Error>: CombiningState<(A, B
             value: { self.receive(a: $0) }, error: { self.fail($0) }, complete: { self.complete(input: 0) })
         let db = downstream.isDisposed ? nil : sb.attach(
             value: { self.receive(b: $0) }, error: { self.fail($0) }, complete: { self.complete(input: 1) })
-        // Under `lock`: `dispose()` may run on another thread once the action has returned this state.
-        lock.lock()
-        inputs = (da, db)
-        lock.unlock()
-        return self
-    }
-
-    /// Ends the inputs' subscriptions, once.
-    override func dispose() {
-        lock.lock()
-        disposed = true
-        let taken = inputs
-        inputs = (nil, nil)
-        lock.unlock()
-        taken.0?.dispose()
-        taken.1?.dispose()
-    }
-
-    override var isDisposed: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return disposed
+        return adopt(da, db)
     }
 
     @inlinable
@@ -73,7 +49,9 @@ final class Zip2<A: Sendable, B: Sendable, Failure: Error>: CombiningState<(A, B
     func received() {
         if queueA.count > 0 && queueB.count > 0 {
             enqueue(.value((queueA.removeFirst(), queueB.removeFirst())))
-            if (completedInputs & 0b01 != 0 && queueA.count == 0) || (completedInputs & 0b10 != 0 && queueB.count == 0) {
+            if (completedInputs & 0b01 != 0 && queueA.count == 0)
+                || (completedInputs & 0b10 != 0 && queueB.count == 0)
+            {
                 enqueue(.complete)
             }
         }

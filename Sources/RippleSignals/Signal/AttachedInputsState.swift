@@ -1,0 +1,47 @@
+import RippleCore
+
+/// The spelled-out `combineLatest` and `zip` states (two and four inputs): each attaches its inputs with raw
+/// callbacks and hands itself out as their disposer, so the inputs' subscriptions are kept here, up to four.
+/// `@unchecked Sendable`: `inputs` and `disposed` are guarded by the inherited `lock`.
+@usableFromInline
+class AttachedInputsState<Output: Sendable, Failure: Error>: CombiningState<Output, Failure>, @unchecked Sendable {
+    // Guarded by `lock`, which already excludes concurrent access: no dynamic exclusivity checks needed.
+    /// The inputs' subscriptions, ended by ``dispose()``; a two-input state leaves the last two nil.
+    @usableFromInline @exclusivity(unchecked) var inputs: (Disposer?, Disposer?, Disposer?, Disposer?)
+    @usableFromInline @exclusivity(unchecked) var disposed = false
+
+    @inlinable
+    init(downstream: Subscriber<Output, Failure>) {
+        inputs = (nil, nil, nil, nil)
+        super.init(inputCount: 0, downstream: downstream)
+    }
+
+    /// Keeps the inputs' subscriptions and returns this state as their disposer. Under `lock`: `dispose()` may run
+    /// on another thread once the action has returned this state.
+    @inlinable
+    final func adopt(_ a: Disposer?, _ b: Disposer?, _ c: Disposer? = nil, _ d: Disposer? = nil) -> Disposer {
+        lock.lock()
+        inputs = (a, b, c, d)
+        lock.unlock()
+        return self
+    }
+
+    /// Ends the inputs' subscriptions, once.
+    override final func dispose() {
+        lock.lock()
+        disposed = true
+        let taken = inputs
+        inputs = (nil, nil, nil, nil)
+        lock.unlock()
+        taken.0?.dispose()
+        taken.1?.dispose()
+        taken.2?.dispose()
+        taken.3?.dispose()
+    }
+
+    override final var isDisposed: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return disposed
+    }
+}
