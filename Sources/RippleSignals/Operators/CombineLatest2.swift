@@ -4,28 +4,22 @@ import RippleCore
 /// design for two inputs (see `CombineLatest4`), so the common pair is specialised in the caller's module too.
 /// `@unchecked Sendable`: the slots and bit sets are guarded by the inherited `lock`.
 @usableFromInline
-final class CombineLatest2<A: Sendable, B: Sendable, Failure: Error>: AttachedInputsState<(A, B), Failure>,
+final class CombineLatest2<A: Sendable, B: Sendable, Failure: Error>: LatestSlotsState<(A, B), Failure>,
     @unchecked Sendable
 {
-    @usableFromInline static var allInputs: Int { 0b11 }
+    @usableFromInline override class var allInputs: Int { 0b11 }
 
     /// Input `i`'s latest value, initialised once bit `i` of `present` is set (one raw buffer: see
     /// `CombineLatest4`).
     @usableFromInline let slotA: UnsafeMutablePointer<A>
     @usableFromInline let slotB: UnsafeMutablePointer<B>
-    // Guarded by `lock`, which already excludes concurrent access: no dynamic exclusivity checks needed.
-    /// Bit `i` is set once input `i` has sent a value.
-    @usableFromInline @exclusivity(unchecked) var present = 0
-    /// Bit `i` is set once input `i` has completed.
-    @usableFromInline @exclusivity(unchecked) var completedInputs = 0
 
     @inlinable
     override init(downstream: Subscriber<(A, B), Failure>) {
-        let alignmentB = MemoryLayout<B>.alignment
-        let offsetB = (MemoryLayout<A>.size + alignmentB - 1) / alignmentB * alignmentB
+        let offsetB = Self.aligned(MemoryLayout<A>.size, for: B.self)
         let buffer = UnsafeMutableRawPointer.allocate(
             byteCount: max(offsetB + MemoryLayout<B>.size, 1),
-            alignment: max(MemoryLayout<A>.alignment, alignmentB))
+            alignment: max(MemoryLayout<A>.alignment, MemoryLayout<B>.alignment))
         slotA = buffer.assumingMemoryBound(to: A.self)
         slotB = (buffer + offsetB).assumingMemoryBound(to: B.self)
         super.init(downstream: downstream)
@@ -52,7 +46,7 @@ final class CombineLatest2<A: Sendable, B: Sendable, Failure: Error>: AttachedIn
     func receive(a value: A) {
         lock.lock()
         guard !ended else { return lock.unlock() }
-        if present & 0b01 != 0 { slotA.pointee = value } else { slotA.initialize(to: value); present |= 0b01 }
+        store(value, in: slotA, input: 0)
         received()
     }
 
@@ -60,7 +54,7 @@ final class CombineLatest2<A: Sendable, B: Sendable, Failure: Error>: AttachedIn
     func receive(b value: B) {
         lock.lock()
         guard !ended else { return lock.unlock() }
-        if present & 0b10 != 0 { slotB.pointee = value } else { slotB.initialize(to: value); present |= 0b10 }
+        store(value, in: slotB, input: 1)
         received()
     }
 
@@ -69,19 +63,5 @@ final class CombineLatest2<A: Sendable, B: Sendable, Failure: Error>: AttachedIn
     func received() {
         guard present == Self.allInputs else { return lock.unlock() }
         emit((slotA.pointee, slotB.pointee))
-    }
-
-    /// Input `input` completed: the result completes if it never sent a value (no pair can form) or if both have
-    /// completed.
-    @inlinable
-    func complete(input: Int) {
-        lock.lock()
-        guard !ended else { return lock.unlock() }
-        completedInputs |= 1 << input
-        if present & (1 << input) == 0 || completedInputs == Self.allInputs {
-            enqueueCompletion()
-        }
-        lock.unlock()
-        flush()
     }
 }

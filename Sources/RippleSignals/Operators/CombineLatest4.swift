@@ -25,20 +25,15 @@ extension Signal {
 /// sets are guarded by the inherited `lock`.
 @usableFromInline
 final class CombineLatest4<A: Sendable, B: Sendable, C: Sendable, D: Sendable, Failure: Error>:
-    AttachedInputsState<(A, B, C, D), Failure>, @unchecked Sendable
+    LatestSlotsState<(A, B, C, D), Failure>, @unchecked Sendable
 {
-    @usableFromInline static var allInputs: Int { 0b1111 }
+    @usableFromInline override class var allInputs: Int { 0b1111 }
 
     /// Input `i`'s latest value, initialised once bit `i` of `present` is set.
     @usableFromInline let slotA: UnsafeMutablePointer<A>
     @usableFromInline let slotB: UnsafeMutablePointer<B>
     @usableFromInline let slotC: UnsafeMutablePointer<C>
     @usableFromInline let slotD: UnsafeMutablePointer<D>
-    // Guarded by `lock`, which already excludes concurrent access: no dynamic exclusivity checks needed.
-    /// Bit `i` is set once input `i` has sent a value.
-    @usableFromInline @exclusivity(unchecked) var present = 0
-    /// Bit `i` is set once input `i` has completed.
-    @usableFromInline @exclusivity(unchecked) var completedInputs = 0
 
     @inlinable
     override init(downstream: Subscriber<(A, B, C, D), Failure>) {
@@ -54,7 +49,7 @@ final class CombineLatest4<A: Sendable, B: Sendable, C: Sendable, D: Sendable, F
         slotB = (buffer + offsetB).assumingMemoryBound(to: B.self)
         slotC = (buffer + offsetC).assumingMemoryBound(to: C.self)
         slotD = (buffer + offsetD).assumingMemoryBound(to: D.self)
-        // No per-input `completed` array: the bit sets above replace it.
+        // No per-input `completed` array: the inherited bit sets replace it.
         super.init(downstream: downstream)
     }
 
@@ -64,23 +59,6 @@ final class CombineLatest4<A: Sendable, B: Sendable, C: Sendable, D: Sendable, F
         if present & 0b0100 != 0 { slotC.deinitialize(count: 1) }
         if present & 0b1000 != 0 { slotD.deinitialize(count: 1) }
         UnsafeMutableRawPointer(slotA).deallocate()
-    }
-
-    @inlinable
-    static func aligned<T>(_ offset: Int, for _: T.Type) -> Int {
-        let alignment = MemoryLayout<T>.alignment
-        return (offset + alignment - 1) / alignment * alignment
-    }
-
-    /// Called with `lock` held: stores `value` in `slot`, the slot of input `input`.
-    @inlinable @inline(__always)
-    func store<T>(_ value: T, in slot: UnsafeMutablePointer<T>, input: Int) {
-        if present & (1 << input) != 0 {
-            slot.pointee = value
-        } else {
-            slot.initialize(to: value)
-            present |= 1 << input
-        }
     }
 
     /// Subscribes the inputs in order (none once the downstream is disposed) and returns this state as their
@@ -139,19 +117,5 @@ final class CombineLatest4<A: Sendable, B: Sendable, C: Sendable, D: Sendable, F
     func received() {
         guard present == Self.allInputs else { return lock.unlock() }
         emit((slotA.pointee, slotB.pointee, slotC.pointee, slotD.pointee))
-    }
-
-    /// Input `input` completed: the result completes if it never sent a value (no tuple can form) or if every input
-    /// has completed.
-    @inlinable
-    func complete(input: Int) {
-        lock.lock()
-        guard !ended else { return lock.unlock() }
-        completedInputs |= 1 << input
-        if present & (1 << input) == 0 || completedInputs == Self.allInputs {
-            enqueueCompletion()
-        }
-        lock.unlock()
-        flush()
     }
 }
