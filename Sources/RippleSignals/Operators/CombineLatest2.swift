@@ -36,31 +36,17 @@ final class CombineLatest2<A: Sendable, B: Sendable, Failure: Error>: LatestSlot
     @inlinable
     func start(_ sa: Signal<A, Failure>, _ sb: Signal<B, Failure>) -> Disposer {
         let da = sa.attach(
-            value: { self.receive(a: $0) }, error: { self.fail($0) }, complete: { self.complete(input: 0) })
+            value: { self.receive($0, in: self.slotA, input: 0) }, error: { self.fail($0) },
+            complete: { self.complete(input: 0) })
         let db = downstream.isDisposed ? nil : sb.attach(
-            value: { self.receive(b: $0) }, error: { self.fail($0) }, complete: { self.complete(input: 1) })
+            value: { self.receive($0, in: self.slotB, input: 1) }, error: { self.fail($0) },
+            complete: { self.complete(input: 1) })
         return adopt(da, db)
-    }
-
-    @inlinable
-    func receive(a value: A) {
-        lock.lock()
-        guard !ended else { return lock.unlock() }
-        store(value, in: slotA, input: 0)
-        received()
-    }
-
-    @inlinable
-    func receive(b value: B) {
-        lock.lock()
-        guard !ended else { return lock.unlock() }
-        store(value, in: slotB, input: 1)
-        received()
     }
 
     /// Called with `lock` held after an input stored a value; releases it, emitting once both have one.
     @inlinable
-    func received() {
+    override func received() {
         guard present == Self.allInputs else { return lock.unlock() }
         emit((slotA.pointee, slotB.pointee))
     }

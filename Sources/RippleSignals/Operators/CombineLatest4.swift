@@ -70,51 +70,23 @@ final class CombineLatest4<A: Sendable, B: Sendable, C: Sendable, D: Sendable, F
     func start(_ sa: Signal<A, Failure>, _ sb: Signal<B, Failure>, _ sc: Signal<C, Failure>,
                _ sd: Signal<D, Failure>) -> Disposer {
         let da = sa.attach(
-            value: { self.receive(a: $0) }, error: { self.fail($0) }, complete: { self.complete(input: 0) })
+            value: { self.receive($0, in: self.slotA, input: 0) }, error: { self.fail($0) },
+            complete: { self.complete(input: 0) })
         let db = downstream.isDisposed ? nil : sb.attach(
-            value: { self.receive(b: $0) }, error: { self.fail($0) }, complete: { self.complete(input: 1) })
+            value: { self.receive($0, in: self.slotB, input: 1) }, error: { self.fail($0) },
+            complete: { self.complete(input: 1) })
         let dc = downstream.isDisposed ? nil : sc.attach(
-            value: { self.receive(c: $0) }, error: { self.fail($0) }, complete: { self.complete(input: 2) })
+            value: { self.receive($0, in: self.slotC, input: 2) }, error: { self.fail($0) },
+            complete: { self.complete(input: 2) })
         let dd = downstream.isDisposed ? nil : sd.attach(
-            value: { self.receive(d: $0) }, error: { self.fail($0) }, complete: { self.complete(input: 3) })
+            value: { self.receive($0, in: self.slotD, input: 3) }, error: { self.fail($0) },
+            complete: { self.complete(input: 3) })
         return adopt(da, db, dc, dd)
-    }
-
-    @inlinable
-    func receive(a value: A) {
-        lock.lock()
-        guard !ended else { return lock.unlock() }
-        store(value, in: slotA, input: 0)
-        received()
-    }
-
-    @inlinable
-    func receive(b value: B) {
-        lock.lock()
-        guard !ended else { return lock.unlock() }
-        store(value, in: slotB, input: 1)
-        received()
-    }
-
-    @inlinable
-    func receive(c value: C) {
-        lock.lock()
-        guard !ended else { return lock.unlock() }
-        store(value, in: slotC, input: 2)
-        received()
-    }
-
-    @inlinable
-    func receive(d value: D) {
-        lock.lock()
-        guard !ended else { return lock.unlock() }
-        store(value, in: slotD, input: 3)
-        received()
     }
 
     /// Called with `lock` held after an input stored a value; releases it, emitting once every input has one.
     @inlinable
-    func received() {
+    override func received() {
         guard present == Self.allInputs else { return lock.unlock() }
         emit((slotA.pointee, slotB.pointee, slotC.pointee, slotD.pointee))
     }

@@ -21,15 +21,26 @@ class LatestSlotsState<Output: Sendable, Failure: Error>: AttachedInputsState<Ou
         return (offset + alignment - 1) / alignment * alignment
     }
 
-    /// Called with `lock` held: stores `value` in `slot`, the slot of input `input`.
+    /// Input `input` sent `value`, for its typed `slot`. Always inlined, so that in a `final` subclass's callback
+    /// the call to ``received()`` is direct.
     @inlinable @inline(__always)
-    final func store<T>(_ value: T, in slot: UnsafeMutablePointer<T>, input: Int) {
+    final func receive<T>(_ value: T, in slot: UnsafeMutablePointer<T>, input: Int) {
+        lock.lock()
+        guard !ended else { return lock.unlock() }
         if present & (1 << input) != 0 {
             slot.pointee = value
         } else {
             slot.initialize(to: value)
             present |= 1 << input
         }
+        received()
+    }
+
+    /// Called with `lock` held after an input stored a value; releases it. A subclass emits its tuple from its slots
+    /// once every input has a value.
+    @usableFromInline
+    func received() {
+        preconditionFailure("Ripple: LatestSlotsState.received() is overridden by every subclass")
     }
 
     /// Input `input` completed: the result completes if it never sent a value (no tuple can form) or if every input
