@@ -21,25 +21,20 @@ final class Zip2<A: Sendable, B: Sendable, Failure: Error>: AttachedInputsState<
     @inlinable
     func start(_ sa: Signal<A, Failure>, _ sb: Signal<B, Failure>) -> Disposer {
         let da = sa.attach(
-            value: { self.receive(a: $0) }, error: { self.fail($0) }, complete: { self.complete(input: 0) })
+            value: { self.receive($0, on: self.queueA) }, error: { self.fail($0) },
+            complete: { self.complete(input: 0) })
         let db = downstream.isDisposed ? nil : sb.attach(
-            value: { self.receive(b: $0) }, error: { self.fail($0) }, complete: { self.complete(input: 1) })
+            value: { self.receive($0, on: self.queueB) }, error: { self.fail($0) },
+            complete: { self.complete(input: 1) })
         return adopt(da, db)
     }
 
-    @inlinable
-    func receive(a value: A) {
+    /// An input sent `value`: queued on its typed `queue`.
+    @inlinable @inline(__always)
+    func receive<T>(_ value: T, on queue: ZipQueue<T>) {
         lock.lock()
         guard !ended else { return lock.unlock() }
-        queueA.append(value)
-        received()
-    }
-
-    @inlinable
-    func receive(b value: B) {
-        lock.lock()
-        guard !ended else { return lock.unlock() }
-        queueB.append(value)
+        queue.append(value)
         received()
     }
 
