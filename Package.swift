@@ -28,6 +28,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // Tests only: checks that Ripple's names coexist with Combine's (Tests/RippleNamesTests).
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
     ],
     targets: [
         .target(name: "RippleCore"),
@@ -39,6 +41,9 @@ let package = Package(
         .target(name: "Ripple", dependencies: ["RippleCore"] + roomNames.map { .target(name: $0) }),
         .testTarget(name: "RippleTests", dependencies: ["Ripple", "RippleTesting"]),
         .testTarget(name: "RippleTourTests", dependencies: ["RippleTour"]),
+        .testTarget(
+            name: "RippleNamesTests",
+            dependencies: ["Ripple", "RippleTesting", .product(name: "OpenCombine", package: "OpenCombine")]),
         .testTarget(
             name: "RippleLeakChecks",
             dependencies: ["RippleCore", "RippleTesting"] + roomNames.map { .target(name: $0) }),

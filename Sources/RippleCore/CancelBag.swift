@@ -2,10 +2,10 @@
 ///
 /// Entries that were cancelled elsewhere are pruned as the bag grows, so a long-lived bag that sees many short-lived
 /// subscriptions stays small. Once the bag is cancelled, anything inserted later is cancelled at once.
-public final class CancelBag: Cancellable, ListenerOwner, @unchecked Sendable {
+public final class CancelBag: CancelToken, ListenerOwner, @unchecked Sendable {
     // Guarded by `lock`.
     private struct State {
-        var entries: [any Cancellable] = []
+        var entries: [any CancelToken] = []
         var isCancelled = false
         var isPruning = false
         var pruneThreshold = CancelBag.minimumPruneThreshold
@@ -18,7 +18,7 @@ public final class CancelBag: Cancellable, ListenerOwner, @unchecked Sendable {
 
     deinit {
         // Nobody else can reach the bag any more, so no lock contention; cancel outside any lock.
-        let entries = state.withLock { state -> [any Cancellable] in
+        let entries = state.withLock { state -> [any CancelToken] in
             defer { state.entries = [] }
             return state.entries
         }
@@ -38,8 +38,8 @@ public final class CancelBag: Cancellable, ListenerOwner, @unchecked Sendable {
     }
 
     /// Adds `cancellable`; if the bag is already cancelled, cancels it immediately instead.
-    public func insert(_ cancellable: any Cancellable) {
-        let toPrune: [any Cancellable]? = state.withLock { state in
+    public func insert(_ cancellable: any CancelToken) {
+        let toPrune: [any CancelToken]? = state.withLock { state in
             if state.isCancelled { return nil }
             state.entries.append(cancellable)
             guard state.entries.count >= state.pruneThreshold, !state.isPruning else { return [] }
@@ -56,7 +56,7 @@ public final class CancelBag: Cancellable, ListenerOwner, @unchecked Sendable {
 
     /// Cancels every entry, once; later calls do nothing.
     public func cancel() {
-        let entries = state.withLock { state -> [any Cancellable] in
+        let entries = state.withLock { state -> [any CancelToken] in
             if state.isCancelled { return [] }
             state.isCancelled = true
             defer { state.entries = [] }
@@ -67,7 +67,7 @@ public final class CancelBag: Cancellable, ListenerOwner, @unchecked Sendable {
 
     // `isCancelled` of an entry may be user code, so it is asked outside the lock: the entries are taken out,
     // filtered, and put back in front of whatever was inserted meanwhile.
-    private func prune(_ taken: [any Cancellable]) {
+    private func prune(_ taken: [any CancelToken]) {
         let kept = taken.filter { !$0.isCancelled }
         let cancelledMeanwhile = state.withLock { state -> Bool in
             state.isPruning = false

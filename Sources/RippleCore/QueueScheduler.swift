@@ -5,7 +5,7 @@ import Dispatch
 /// `.main` targets the main queue. On Linux the main queue only drains while the main thread runs `dispatchMain()`,
 /// a `RunLoop`, or Swift concurrency's main executor (an `async` `main`, or Swift Testing); a command-line tool that
 /// returns from a synchronous `main` never runs work scheduled there.
-public struct QueueScheduler: Scheduler {
+public struct QueueScheduler: Scheduling {
     public let queue: DispatchQueue
 
     public init(_ queue: DispatchQueue) {
@@ -21,18 +21,18 @@ public struct QueueScheduler: Scheduler {
     }
 
     @discardableResult
-    public func schedule(_ action: @escaping @Sendable () -> Void) -> any Cancellable {
+    public func schedule(_ action: @escaping @Sendable () -> Void) -> any CancelToken {
         let work = DispatchWorkItem(block: action)
         queue.async(execute: work)
-        return DispatchWorkCancellable(work)
+        return DispatchWorkToken(work)
     }
 
     @discardableResult
-    public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Cancellable {
+    public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any CancelToken {
         let work = DispatchWorkItem(block: action)
         let nanoseconds = max(0, Self.nanoseconds(of: delay))
         queue.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds)), execute: work)
-        return DispatchWorkCancellable(work)
+        return DispatchWorkToken(work)
     }
 
     static func nanoseconds(of duration: Duration) -> Int64 {
@@ -43,7 +43,7 @@ public struct QueueScheduler: Scheduler {
     }
 }
 
-extension Scheduler where Self == QueueScheduler {
+extension Scheduling where Self == QueueScheduler {
     /// Runs work asynchronously on `queue`.
     public static func queue(_ queue: DispatchQueue) -> QueueScheduler { QueueScheduler(queue) }
 
@@ -52,7 +52,7 @@ extension Scheduler where Self == QueueScheduler {
 }
 
 /// Cancels a not-yet-started `DispatchWorkItem`.
-private final class DispatchWorkCancellable: Cancellable, @unchecked Sendable {
+private final class DispatchWorkToken: CancelToken, @unchecked Sendable {
     // DispatchWorkItem is thread-safe; it is only declared non-Sendable on some platforms.
     private let work: DispatchWorkItem
 

@@ -28,7 +28,7 @@ import RippleCore
 /// `@unchecked Sendable`: all mutable state is in `state`, guarded by its `Locked` lock.
 public final class Plumber<P: Packet>: @unchecked Sendable {
     @usableFromInline let core = PlumberCore<P>()
-    private let ports = Locked<[Port<P>]>([])
+    private let ports = Locked<[PacketPort<P>]>([])
 
     public init() {
         plumberCounter.increment()
@@ -51,7 +51,7 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
     /// Wires `port` to this plumber now: from here on, every packet it emits runs through the chain. Adding the same
     /// port twice wires it once. The plumber keeps the port alive.
     @discardableResult
-    public func addPort(_ port: Port<P>) -> Plumber<P> {
+    public func addPort(_ port: PacketPort<P>) -> Plumber<P> {
         let isNew = ports.withLock { ports -> Bool in
             if ports.contains(where: { $0 === port }) { return false }
             ports.append(port)

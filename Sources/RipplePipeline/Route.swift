@@ -82,8 +82,8 @@ extension PublishedSnapshot where Snapshot == Route {
     }
 }
 
-/// A port's ``Route`` snapshot, in an object of its own rather than inline in `Port`: stored inline in the open
-/// generic `Port` (subclassed in other modules), the snapshot's non-copyable struct of atomics corrupted the heap in
+/// A port's ``Route`` snapshot, in an object of its own rather than inline in `PacketPort`: stored inline in the open
+/// generic `PacketPort` (subclassed in other modules), the snapshot's non-copyable struct of atomics corrupted the heap in
 /// debug builds on Swift 6.3 (`free(): invalid next size` when a port was freed; not isolated further, `final`
 /// did not help). In this non-generic final class it behaves, as `RipplePipes`' `PipeCore` shows.
 @usableFromInline

@@ -11,7 +11,7 @@ import RippleCore
 /// input.value = "hello"
 /// scheduler.advance(by: .seconds(1))   // "hello" arrives now, exactly
 /// ```
-public final class TestScheduler: Scheduler, @unchecked Sendable {
+public final class TestScheduler: Scheduling, @unchecked Sendable {
     private struct Item {
         let due: Duration
         let id: UInt64
@@ -45,12 +45,12 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     }
 
     @discardableResult
-    public func schedule(_ action: @escaping @Sendable () -> Void) -> any Cancellable {
+    public func schedule(_ action: @escaping @Sendable () -> Void) -> any CancelToken {
         schedule(after: .zero, action)
     }
 
     @discardableResult
-    public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Cancellable {
+    public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any CancelToken {
         let id = state.withLock { state -> UInt64 in
             let id = state.nextID
             state.nextID += 1
@@ -60,7 +60,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
             state.items.insert(item, at: index)
             return id
         }
-        return ClosureCancellable { [weak self] in
+        return ClosureCancelToken { [weak self] in
             self?.state.withLock { state in state.items.removeAll { $0.id == id } }
         }
     }

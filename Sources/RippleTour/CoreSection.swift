@@ -4,10 +4,10 @@ import RippleCore
 /// Cancellation and owners: the floor every room stands on.
 let coreSection = TourSection(name: "core", summary: "cancellables, bags and owners (RippleCore)") { log in
     log.heading("RippleCore — cancellation that happens exactly once")
-    log.code("let bag = CancelBag(); ClosureCancellable { … }.store(in: bag); bag.cancel()")
+    log.code("let bag = CancelBag(); ClosureCancelToken { … }.store(in: bag); bag.cancel()")
     let bag = CancelBag()
     for name in ["search request", "timer", "listener"] {
-        ClosureCancellable { log.print("cancelled \(name)") }.store(in: bag)
+        ClosureCancelToken { log.print("cancelled \(name)") }.store(in: bag)
     }
     log.print("bag holds \(bag.count) cancellables")
     bag.cancel()
@@ -19,7 +19,7 @@ let coreSection = TourSection(name: "core", summary: "cancellables, bags and own
         let cancelBag = CancelBag()
     }
     var model: ViewModel? = ViewModel()
-    let cancellable = ClosureCancellable()
+    let cancellable = ClosureCancelToken()
     cancellable.cancelled(by: model!)
     log.print("owner alive: cancelled = \(cancellable.isCancelled)")
     model = nil

@@ -65,10 +65,10 @@ let nodesSection = TourSection(name: "nodes", summary: "EasyReact's node graph: 
     distinct.distinctUntilChanged().listened(by: bag).withBlock { log.print("收到 \($0)") }
     for value in [1, 2, 2, 1, 2] { distinct.value = value }
 
-    log.code("inputNode.throttle(.milliseconds(300), on: .queue(q))   // the seed uses 1 s")
-    let throttleQueue = DispatchQueue(label: "ripple.tour.throttle")
+    log.code("inputNode.debounce(.milliseconds(300), on: .queue(q))   // the seed's throttle:, 1 s")
+    let debounceQueue = DispatchQueue(label: "ripple.tour.debounce")
     let inputNode = MutableNode<String>()
-    let searchNode = inputNode.throttle(.milliseconds(300), on: .queue(throttleQueue))
+    let searchNode = inputNode.debounce(.milliseconds(300), on: .queue(debounceQueue))
     searchNode.listened(by: bag).withBlock { log.print("想要搜索的是 \($0)") }
     for text in ["h", "he", "hel", "hell", "hello"] { inputNode.value = text }
     try? await Task.sleep(for: .milliseconds(400))

@@ -60,8 +60,8 @@ enum PipelineTour {
         var link: String?
     }
 
-    /// `@unchecked Sendable` restates `Port`'s conformance; this subclass adds no stored state.
-    final class ShareEventPort: Port<SharePacket>, @unchecked Sendable {
+    /// `@unchecked Sendable` restates `PacketPort`'s conformance; this subclass adds no stored state.
+    final class ShareEventPort: PacketPort<SharePacket>, @unchecked Sendable {
         func receiveShareEvent(_ event: [String: String]) {
             var packet = SharePacket()
             packet.metaData = event

@@ -47,14 +47,14 @@ let signalsSection = TourSection(name: "signals", summary: "GYSignal's cold sign
     binding.dispose()
 
     log.heading("GYSignal — 异步事件组合: [[requestA zip:@[requestB]] flattenMap:^{ return requestC; }]")
-    log.code("requestA.zip(requestB).flattenMap { _ in requestC }.subscribe { print(\"value=\\($0)\") }")
+    log.code("requestA.zip(requestB).flatMap { _ in requestC }.subscribe { print(\"value=\\($0)\") }")
     let network = DispatchQueue(label: "tour.network")
     let requestA = tourRequest("requestA", 40, on: network, log: log)
     let requestB = tourRequest("requestB", 10, on: network, log: log)
     let requestC = tourRequest("requestC", 10, on: network, log: log)
     await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
         requestA.zip(requestB)
-            .flattenMap { pair in
+            .flatMap { pair in
                 log.print("A and B done (\(pair.0), \(pair.1)): start C")
                 return requestC
             }
@@ -106,8 +106,8 @@ let signalsSection = TourSection(name: "signals", summary: "GYSignal's cold sign
         .subscribe(complete: { log.print("finally: complete") })
     log.code("signal.map { _ in \"new value\" }")
     numbers([1]).map { _ in "new value" }.subscribe { log.print("map: \($0)") }
-    log.code("signal.flattenMap { n in [n, n * 10] }")
-    numbers([1, 2]).flattenMap { numbers([$0, $0 * 10]) }.subscribe { log.print("flattenMap: \($0)") }
+    log.code("signal.flatMap { n in [n, n * 10] }")
+    numbers([1, 2]).flatMap { numbers([$0, $0 * 10]) }.subscribe { log.print("flatMap: \($0)") }
     log.code("signal1.then(signal2)")
     numbers([1, 2]).then(numbers([7])).subscribe { log.print("then: \($0)") }
     log.code("signal1.merge(signal2, signal3)")

@@ -8,7 +8,7 @@ struct CancelBagTests {
         let runs = Locked([Int]())
         let bag = CancelBag()
         for index in 0..<5 {
-            bag.insert(ClosureCancellable { runs.withLock { $0.append(index) } })
+            bag.insert(ClosureCancelToken { runs.withLock { $0.append(index) } })
         }
         bag.cancel()
         bag.cancel()
@@ -20,14 +20,14 @@ struct CancelBagTests {
     @Test func insertAfterCancelCancelsAtOnce() {
         let bag = CancelBag()
         bag.cancel()
-        let late = ClosureCancellable()
+        let late = ClosureCancelToken()
         bag.insert(late)
         #expect(late.isCancelled)
         #expect(bag.count == 0)
     }
 
     @Test func freeingTheBagCancelsItsEntries() {
-        let entry = ClosureCancellable()
+        let entry = ClosureCancelToken()
         do {
             let bag = CancelBag()
             bag.insert(entry)
@@ -38,10 +38,10 @@ struct CancelBagTests {
 
     @Test func entriesCancelledElsewhereArePruned() {
         let bag = CancelBag()
-        let keeper = ClosureCancellable()
+        let keeper = ClosureCancelToken()
         bag.insert(keeper)
         for _ in 0..<10_000 {
-            let shortLived = ClosureCancellable()
+            let shortLived = ClosureCancelToken()
             bag.insert(shortLived)
             shortLived.cancel()
         }
@@ -52,7 +52,7 @@ struct CancelBagTests {
 
     @Test func liveEntriesAreNeverPrunedAway() {
         let bag = CancelBag()
-        let entries = (0..<1_000).map { _ in ClosureCancellable() }
+        let entries = (0..<1_000).map { _ in ClosureCancelToken() }
         for entry in entries { bag.insert(entry) }
         #expect(bag.count == 1_000)
         bag.cancel()
@@ -65,7 +65,7 @@ struct CancelBagTests {
             let runs = Locked(0)
             DispatchQueue.concurrentPerform(iterations: 8) { thread in
                 for index in 0..<100 {
-                    let entry = ClosureCancellable { runs.withLock { $0 += 1 } }
+                    let entry = ClosureCancelToken { runs.withLock { $0 += 1 } }
                     bag.insert(entry)
                     if index.isMultiple(of: 3) { entry.cancel() }
                     if thread == 3, index == 50 { bag.cancel() }

@@ -2,11 +2,11 @@ import Dispatch
 import RippleCore
 import Testing
 
-@Suite("Cancellable")
+@Suite("CancelToken")
 struct CancellableTests {
     @Test func closureRunsOnceOnRepeatedCancel() {
         let runs = Locked(0)
-        let cancellable = ClosureCancellable { runs.withLock { $0 += 1 } }
+        let cancellable = ClosureCancelToken { runs.withLock { $0 += 1 } }
         #expect(!cancellable.isCancelled)
         cancellable.cancel()
         cancellable.cancel()
@@ -17,7 +17,7 @@ struct CancellableTests {
     @Test func manyThreadsCancellingAtOnceRunTheActionExactlyOnce() {
         for _ in 0..<200 {
             let runs = Locked(0)
-            let cancellable = ClosureCancellable { runs.withLock { $0 += 1 } }
+            let cancellable = ClosureCancelToken { runs.withLock { $0 += 1 } }
             DispatchQueue.concurrentPerform(iterations: 8) { _ in cancellable.cancel() }
             #expect(runs.value == 1)
         }
@@ -26,10 +26,10 @@ struct CancellableTests {
     @Test func storeInBagAndOwner() {
         final class Owner: ListenerOwner { let cancelBag = CancelBag() }
         let bag = CancelBag()
-        let first = ClosureCancellable()
+        let first = ClosureCancelToken()
         first.store(in: bag)
         var owner: Owner? = Owner()
-        let second = ClosureCancellable()
+        let second = ClosureCancelToken()
         second.cancelled(by: owner!)
         #expect(bag.count == 1)
         bag.cancel()

@@ -6,7 +6,7 @@ import Testing
 struct SchedulerTests {
     @Test func immediateRunsSynchronouslyEvenWithADelay() {
         let order = Locked([String]())
-        let scheduler: some Scheduler = .immediate
+        let scheduler: some Scheduling = .immediate
         scheduler.schedule { order.withLock { $0.append("now") } }
         let token = scheduler.schedule(after: .seconds(60)) { order.withLock { $0.append("later") } }
         order.withLock { $0.append("after") }
@@ -18,7 +18,7 @@ struct SchedulerTests {
         let queue = DispatchQueue(label: "ripple.test.queue")
         let key = DispatchSpecificKey<String>()
         queue.setSpecific(key: key, value: "test-queue")
-        let scheduler: some Scheduler = .queue(queue)
+        let scheduler: some Scheduling = .queue(queue)
         let seen = Locked([String]())
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             for index in 0..<3 {
@@ -44,7 +44,7 @@ struct SchedulerTests {
     }
 
     @Test func queueSchedulerRunsDelayedWorkEventually() async {
-        let scheduler: some Scheduler = .queue(.global())
+        let scheduler: some Scheduling = .queue(.global())
         let start = scheduler.now
         let end: Duration = await withCheckedContinuation { done in
             scheduler.schedule(after: .milliseconds(5)) { done.resume(returning: scheduler.now) }
@@ -57,7 +57,7 @@ struct SchedulerTests {
     @Test func mainSchedulerRunsOnTheMainQueue() async {
         let key = DispatchSpecificKey<String>()
         DispatchQueue.main.setSpecific(key: key, value: "main-queue")
-        let scheduler: some Scheduler = .main
+        let scheduler: some Scheduling = .main
         let queueName: String? = await withCheckedContinuation { done in
             scheduler.schedule { done.resume(returning: DispatchQueue.getSpecific(key: key)) }
         }

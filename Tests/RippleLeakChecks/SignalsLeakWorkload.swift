@@ -14,9 +14,9 @@ enum SignalsLeakWorkload {
             return Disposer {}
         }
         let failing = Signal<Int, Failure>.fail(Failure())
-        let chain = numbers.map { $0 * 2 }.filter { $0 > 0 }.different().skip(1).take(3)
+        let chain = numbers.map { $0 * 2 }.filter { $0 > 0 }.distinctUntilChanged().skip(1).take(3)
             .finally {}
-            .flattenMap { Signal<Int, Failure>.just($0) }
+            .flatMap { Signal<Int, Failure>.just($0) }
             .merge(numbers)
             .then(numbers)
         let zipped: Signal<(Int, String), Failure> = numbers.zip(numbers.map { "\($0)" })

@@ -53,7 +53,7 @@ struct EdgeReaderTests {
         let source = MutableNode(0)
         let bag = CancelBag()
         let otherBag = CancelBag()
-        let second = Locked<(any Cancellable)?>(nil)
+        let second = Locked<(any CancelToken)?>(nil)
         let heard = Locked<[Int]>([])
         source.listened(by: bag).withBlock { value in
             if value == 1 { second.withLock { $0?.cancel() } }

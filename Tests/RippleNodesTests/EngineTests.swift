@@ -29,7 +29,7 @@ struct EngineTests {
         let first = Recorder<Int>()
         let second = Recorder<Int>()
         let node = MutableNode<Int>()
-        let slot = Locked<(any Cancellable)?>(nil)
+        let slot = Locked<(any CancelToken)?>(nil)
         node.listened(by: bag).withBlock { value in
             first.record(value)
             if value == 2 { slot.value?.cancel() }

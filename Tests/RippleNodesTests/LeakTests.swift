@@ -87,7 +87,7 @@ struct LeakTests {
     @Test func syncRingLivesUntilCancelledThenIsReleased() {
         weak var weakA: MutableNode<Int>?
         weak var weakB: MutableNode<Int>?
-        var ring: (any Cancellable)?
+        var ring: (any CancelToken)?
         do {
             let a = MutableNode(1)
             let b = MutableNode(2)

@@ -86,7 +86,7 @@ struct NodeEdgesTests {
     @Test func aLoneListenerCancellingItselfHearsOnceAndIsFreedOnceReleased() {
         let source = MutableNode<Int>()
         let bag = CancelBag()
-        let token = Locked<(any Cancellable)?>(nil)
+        let token = Locked<(any CancelToken)?>(nil)
         let heard = Locked<[Int]>([])
         var held: Held? = Held()
         let weakHeld = WeakHeld(held!)
@@ -114,7 +114,7 @@ struct NodeEdgesTests {
         let bag = CancelBag()
         var held: Held? = Held()
         let weakHeld = WeakHeld(held!)
-        let token = Locked<(any Cancellable)?>(nil)
+        let token = Locked<(any CancelToken)?>(nil)
         let heard = Locked<[Int]>([])
         do {
             let mapped = source.map { [held] value in

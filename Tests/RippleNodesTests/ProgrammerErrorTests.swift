@@ -60,7 +60,7 @@ struct NodeProgrammerErrorTests {
             _ = MutableNode(1).throttle(.zero, on: TestScheduler())
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(message.contains("Node.throttle(_:on:) needs an interval > 0, got 0.0 seconds"))
+        #expect(message.contains("Node.throttle(_:on:latest:) needs an interval > 0, got 0.0 seconds"))
     }
 
     @Test func negativeDelay() async {

@@ -75,12 +75,13 @@ struct SeedTransformTests {
         #expect(lines.values == ["收到 1", "收到 2", "收到 1", "收到 2"])
     }
 
-    @Test func throttle() {
+    /// EasyReact's `throttle:queue:` example, through Ripple's `debounce` (the seed's throttle is a debounce).
+    @Test func seedThrottleIsDebounce() {
         let lines = Recorder<String>()
         let bag = CancelBag()
         let scheduler = TestScheduler()
         let inputNode = MutableNode<String>()
-        let searchNode = inputNode.throttle(.seconds(1), on: scheduler)
+        let searchNode = inputNode.debounce(.seconds(1), on: scheduler)
         searchNode.listened(by: bag).withBlock { lines.record("想要搜索的是 \($0)") }
         for text in ["h", "he", "hel", "hell", "hello"] { inputNode.value = text }
         scheduler.advance(by: .milliseconds(1200))
@@ -91,7 +92,34 @@ struct SeedTransformTests {
         #expect(lines.values == ["想要搜索的是 hello", "想要搜索的是 hello world"])
     }
 
-    @Test func throttleAlsoThrottlesTheInitialValue() {
+    /// The same feed as `Signal.throttle`'s test: 1…5 every 30 ms, a 100 ms window → 1 at once, 4 and 5 at the
+    /// ends of the two windows.
+    @Test func throttleRateLimitsLikeSignalThrottle() {
+        let scheduler = TestScheduler()
+        let bag = CancelBag()
+        let input = MutableNode<Int>()
+        let heard = Recorder<Int>()
+        input.throttle(.milliseconds(100), on: scheduler).listened(by: bag).withBlock { heard.record($0) }
+        for value in 1...5 {
+            input.value = value
+            scheduler.advance(by: .milliseconds(30))
+        }
+        scheduler.advance(by: .milliseconds(300))
+        #expect(heard.values == [1, 4, 5])
+        let first = MutableNode<Int>()
+        let firstHeard = Recorder<Int>()
+        first.throttle(.milliseconds(100), on: scheduler, latest: false).listened(by: bag).withBlock {
+            firstHeard.record($0)
+        }
+        for value in 1...5 {
+            first.value = value
+            scheduler.advance(by: .milliseconds(30))
+        }
+        scheduler.advance(by: .milliseconds(300))
+        #expect(firstHeard.values == [1, 2, 5])
+    }
+
+    @Test func debounceAlsoDebouncesTheInitialValue() {
         let scheduler = TestScheduler()
         let input = MutableNode("a")
         let throttled = input.debounce(.seconds(1), on: scheduler)

@@ -107,7 +107,7 @@ struct LifetimeTests {
         let port = NumberPort()
         let live = RippleDiagnostics.liveObjects
         #expect(live["RipplePipeline.Plumber", default: 0] >= 1)
-        #expect(live["RipplePipeline.Port", default: 0] >= 1)
+        #expect(live["RipplePipeline.PacketPort", default: 0] >= 1)
         withExtendedLifetime((plumber, port)) {}
     }
 }

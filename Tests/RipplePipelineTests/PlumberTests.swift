@@ -290,7 +290,7 @@ struct PlumberTests {
             var notes: [String] = []
         }
         let box = Box()
-        let port = Port<Box>()
+        let port = PacketPort<Box>()
         let outputs = Recorder<Int>()
         let plumber = Plumber<Box>().addPort(port)
             .addPipeline(ClosureStage("Note") { (packet: Box, next) in

@@ -4,7 +4,7 @@ import Testing
 
 /// A port runs the chains it was last handed (see `Route`): every change of wiring, stages, handlers or a
 /// plumber's lifetime must reach it before the call that made the change returns.
-@Suite("Port routes", .timeLimit(.minutes(10)))
+@Suite("PacketPort routes", .timeLimit(.minutes(10)))
 struct RouteTests {
     /// Something a handler holds, to see when the chain that holds the handler is freed.
     final class Token: Sendable {}

@@ -16,8 +16,8 @@ struct SharePacket: Packet, Equatable {
 }
 
 /// Produces a packet when the user taps "share" (the seed's `receiveShareEvent:`), on port 100.
-/// `@unchecked Sendable` restates `Port`'s conformance; the subclass adds no stored state.
-final class ShareEventPort: Port<SharePacket>, @unchecked Sendable {
+/// `@unchecked Sendable` restates `PacketPort`'s conformance; the subclass adds no stored state.
+final class ShareEventPort: PacketPort<SharePacket>, @unchecked Sendable {
     static let portNumber = 100
 
     func receiveShareEvent(_ event: [String: String]) {

@@ -16,8 +16,8 @@ struct Number: Packet, Equatable {
 }
 
 /// A port anyone can emit through.
-/// `@unchecked Sendable` restates `Port`'s conformance; the subclass adds no stored state.
-final class NumberPort: Port<Number>, @unchecked Sendable {}
+/// `@unchecked Sendable` restates `PacketPort`'s conformance; the subclass adds no stored state.
+final class NumberPort: PacketPort<Number>, @unchecked Sendable {}
 
 /// Appends its name to the packet's path and passes it on.
 struct Mark: PipelineStage {

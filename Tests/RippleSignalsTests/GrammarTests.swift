@@ -32,7 +32,7 @@ struct GrammarTests {
     func disposeIdempotent() {
         let cleanups = Recorder<Int>()
         // The action's producer keeps the subscriber referenced, so only dispose() can end it.
-        let held = Locked<[Subscriber<Int, TestError>]>([])
+        let held = Locked<[SignalSubscriber<Int, TestError>]>([])
         let signal = Signal<Int, TestError> { subscriber in
             held.withLock { $0.append(subscriber) }
             return Disposer { cleanups.record(2) }
@@ -130,7 +130,7 @@ struct GrammarTests {
 
         // A producer that lets go of its subscriber ends the subscription, through an operator chain too.
         let source = ManualSource<Int, TestError>()
-        let disposer = source.signal.map { $0 * 2 }.different().subscribe()
+        let disposer = source.signal.map { $0 * 2 }.distinctUntilChanged().subscribe()
         #expect(source.disposals == 0)
         source.forgetSubscribers()
         #expect(source.disposals == 1)

@@ -13,12 +13,12 @@ struct LeakTests {
         let chains: [(String, Chain)] = [
             ("map", { a, _ in a.map { $0 + 1 } }),
             ("filter", { a, _ in a.filter { $0 > 0 } }),
-            ("different", { a, _ in a.different() }),
+            ("distinctUntilChanged", { a, _ in a.distinctUntilChanged() }),
             ("take", { a, _ in a.take(5) }),
             ("skip", { a, _ in a.skip(1) }),
             ("retry", { a, _ in a.retry(2) }),
             ("finally", { a, _ in a.finally {} }),
-            ("flattenMap", { a, b in a.flattenMap { _ in b } }),
+            ("flatMap", { a, b in a.flatMap { _ in b } }),
             ("then", { a, b in a.then(b) }),
             ("merge", { a, b in a.merge(b) }),
             ("zip", { a, b in a.zip(b).map { $0.0 + $0.1 } }),
@@ -64,21 +64,21 @@ struct LeakTests {
     func liveCountBaseline() async {
         await #expect(processExitsWith: .success) {
             let scheduler = TestScheduler()
-            let baseline = RippleDiagnostics.liveObjects["Signal.Subscriber"] ?? 0
+            let baseline = RippleDiagnostics.liveObjects["Signal.SignalSubscriber"] ?? 0
             for index in 0..<10_000 {
                 let a = Signal<Int, Never>.just(index).delay(.seconds(1), on: scheduler)
                 let b = Signal<Int, Never> { subscriber in
                     subscriber.send(1)
                     return .empty
                 }
-                let chain = a.zip(b).map { $0.0 }.different().take(2).merge(.just(1))
-                    .flattenMap { Signal<Int, Never>.just($0) }.finally {}
+                let chain = a.zip(b).map { $0.0 }.distinctUntilChanged().take(2).merge(.just(1))
+                    .flatMap { Signal<Int, Never>.just($0) }.finally {}
                 let disposer = chain.subscribe()
                 scheduler.advance(by: .seconds(1))
                 disposer.dispose()
             }
             scheduler.run()
-            let after = RippleDiagnostics.liveObjects["Signal.Subscriber"] ?? 0
+            let after = RippleDiagnostics.liveObjects["Signal.SignalSubscriber"] ?? 0
             precondition(after == baseline, "live subscribers: \(after), baseline \(baseline)")
         }
     }

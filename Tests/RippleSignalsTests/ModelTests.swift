@@ -115,7 +115,7 @@ struct ModelTests {
     }
 
     @Test func different() {
-        Self.check("different", seed: 3, build: { sources, _ in sources[0].different() },
+        Self.check("different", seed: 3, build: { sources, _ in sources[0].distinctUntilChanged() },
                    reference: { events, _ in
                        var last: Int?
                        return Self.model(events) { value in

@@ -34,10 +34,10 @@ struct OperatorTests {
         #expect(second.values == [.value(3), .value(4), .value(5), .complete])
     }
 
-    @Test("two subscribers to one different() signal each remember their own previous value")
+    @Test("two subscribers to one distinctUntilChanged() signal each remember their own previous value")
     func independentDifferent() {
         let source = ManualSource<Int, TestError>()
-        let distinct = source.signal.different()
+        let distinct = source.signal.distinctUntilChanged()
         let first = Recorder<Event<Int>>()
         let second = Recorder<Event<Int>>()
         distinct.record(into: first)
@@ -173,12 +173,12 @@ struct OperatorTests {
         #expect(recorder.values == [.value(1), .complete])
     }
 
-    @Test("flattenMap completes only when the source and every inner signal have completed")
+    @Test("flatMap completes only when the source and every inner signal have completed")
     func flattenMapCompletion() {
         let source = ManualSource<Int, TestError>()
         let inners = [ManualSource<String, TestError>(), ManualSource<String, TestError>()]
         let recorder = Recorder<Event<String>>()
-        source.signal.flattenMap { inners[$0].signal }.record(into: recorder)
+        source.signal.flatMap { inners[$0].signal }.record(into: recorder)
         source.send(0)
         source.send(1)
         inners[0].send("a")
@@ -192,12 +192,12 @@ struct OperatorTests {
 
     // Synchronous inners (just, a map over just) attach without a subscriber of their own and free their member
     // slot before it is stored; later inners reuse those slots.
-    @Test("flattenMap mixing synchronous and pending inners completes once every one has")
+    @Test("flatMap mixing synchronous and pending inners completes once every one has")
     func flattenMapMixedInners() {
         let source = ManualSource<Int, TestError>()
         let pending = [ManualSource<String, TestError>(), ManualSource<String, TestError>()]
         let recorder = Recorder<Event<String>>()
-        source.signal.flattenMap { index -> Signal<String, TestError> in
+        source.signal.flatMap { index -> Signal<String, TestError> in
             switch index {
             case 0: pending[0].signal
             case 1: .just("x")
@@ -218,11 +218,11 @@ struct OperatorTests {
 
     // A `just` inner is delivered inline (no member of the completion group): the result still completes with the
     // source, and a value the source sends after disposal reaches nobody.
-    @Test("flattenMap over just inners: values in order, completes with the source, nothing after disposal")
+    @Test("flatMap over just inners: values in order, completes with the source, nothing after disposal")
     func flattenMapJustInners() {
         let source = ManualSource<Int, TestError>()
         let recorder = Recorder<Event<Int>>()
-        let disposer = source.signal.flattenMap { Signal.just($0 * 10) }.record(into: recorder)
+        let disposer = source.signal.flatMap { Signal.just($0 * 10) }.record(into: recorder)
         source.send(1)
         source.send(2)
         #expect(recorder.values == [.value(10), .value(20)])
@@ -231,7 +231,7 @@ struct OperatorTests {
 
         let other = ManualSource<Int, TestError>()
         let late = Recorder<Event<Int>>()
-        let otherDisposer = other.signal.flattenMap { Signal.just($0) }.record(into: late)
+        let otherDisposer = other.signal.flatMap { Signal.just($0) }.record(into: late)
         other.send(1)
         otherDisposer.dispose()
         other.send(2)
@@ -240,12 +240,12 @@ struct OperatorTests {
         disposer.dispose()
     }
 
-    @Test("disposing a flattenMap disposes its pending inners once; a late inner completion does nothing")
+    @Test("disposing a flatMap disposes its pending inners once; a late inner completion does nothing")
     func flattenMapDisposeThenLateCompletion() {
         let source = ManualSource<Int, TestError>()
         let inner = ManualSource<String, TestError>()
         let recorder = Recorder<Event<String>>()
-        let disposer = source.signal.flattenMap { index -> Signal<String, TestError> in
+        let disposer = source.signal.flatMap { index -> Signal<String, TestError> in
             index == 0 ? inner.signal : .just("x")
         }.record(into: recorder)
         source.send(1)
@@ -258,12 +258,12 @@ struct OperatorTests {
         #expect(recorder.values == [.value("x")])
     }
 
-    @Test("flattenMap: an inner error disposes the source and the other inners")
+    @Test("flatMap: an inner error disposes the source and the other inners")
     func flattenMapError() {
         let source = ManualSource<Int, TestError>()
         let inners = [ManualSource<String, TestError>(), ManualSource<String, TestError>()]
         let recorder = Recorder<Event<String>>()
-        source.signal.flattenMap { inners[$0].signal }.record(into: recorder)
+        source.signal.flatMap { inners[$0].signal }.record(into: recorder)
         source.send(0)
         source.send(1)
         inners[1].sendError(TestError(6))

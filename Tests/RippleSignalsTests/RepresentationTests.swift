@@ -68,14 +68,14 @@ struct RepresentationTests {
         #expect(plain.values == [8] && plainDisposer.isDisposed)
     }
 
-    // `subscribe` hands out the subscription's shared core and flattenMap/merge their completion group as the
+    // `subscribe` hands out the subscription's shared core and flatMap/merge their completion group as the
     // disposer (no wrapper objects): each must still behave as a disposer.
     @Test("subscribe's disposer ends with the subscription: completion, disposal or the subscriber's release")
     func subscriptionDisposer() {
         let completed = Signal<Int, TestError>.just(1).subscribe()
         #expect(completed.isDisposed)
 
-        let held = Locked<[Subscriber<Int, TestError>]>([])
+        let held = Locked<[SignalSubscriber<Int, TestError>]>([])
         let cleanups = Recorder<Int>()
         let pending = Signal<Int, TestError> { subscriber in
             held.withLock { $0.append(subscriber) }
@@ -95,12 +95,12 @@ struct RepresentationTests {
         #expect(cleanups.values == [1, 1])
     }
 
-    @Test("flattenMap's and merge's disposer ends their inputs once and reports it")
+    @Test("flatMap's and merge's disposer ends their inputs once and reports it")
     func groupDisposer() {
         let source = ManualSource<Int, TestError>()
         let inner = ManualSource<Int, TestError>()
         let recorder = Recorder<Event<Int>>()
-        let flattened = source.signal.flattenMap { _ in inner.signal }.record(into: recorder)
+        let flattened = source.signal.flatMap { _ in inner.signal }.record(into: recorder)
         source.send(1)
         let merged = source.signal.merge(inner.signal).record(into: recorder)
         #expect(source.subscriptions == 2 && inner.subscriptions == 2)
@@ -157,10 +157,10 @@ struct RepresentationTests {
         other.sendError(TestError(4))
         #expect(direct.values == [.value(4), .value(6), .error(4)])
 
-        // Inner signals of flattenMap and inputs of merge are attached the same way.
+        // Inner signals of flatMap and inputs of merge are attached the same way.
         let merged = Recorder<Event<Int>>()
         Signal<Int, TestError>.just(1).merge(Signal.just(2).filter { $0 > 5 }, chain(.just(1)))
-            .flattenMap { Signal.just($0).filter { $0 != 1 } }
+            .flatMap { Signal.just($0).filter { $0 != 1 } }
             .record(into: merged)
         #expect(merged.values == [.value(11), .complete])
     }

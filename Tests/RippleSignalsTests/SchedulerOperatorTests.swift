@@ -3,7 +3,7 @@ import RippleTesting
 import Testing
 @testable import RippleSignals
 
-@Suite("Scheduler operators on virtual time")
+@Suite("Scheduling operators on virtual time")
 struct SchedulerOperatorTests {
     @Test("deliver(on:) delivers every event on the scheduler, in order")
     func deliverOn() {

@@ -100,7 +100,7 @@ struct SeedExampleTests {
         #expect(printed.values == ["value=1", "value=2", "value=3"])
     }
 
-    @Test("异步事件组合: [[requestA zip:@[requestB]] flattenMap → requestC] — C fires once, after A and B")
+    @Test("异步事件组合: [[requestA zip:@[requestB]] flatMap → requestC] — C fires once, after A and B")
     func zipThenFlattenMap() {
         let scheduler = TestScheduler()
         let cSubscribed = Recorder<Duration>()
@@ -109,7 +109,7 @@ struct SeedExampleTests {
         let requestC = request("C", after: .seconds(1), on: scheduler, subscriptions: cSubscribed)
         let printed = Recorder<String>()
         let disposer = requestA.zip(requestB)
-            .flattenMap { pair in
+            .flatMap { pair in
                 printed.record("A and B done: \(pair.0), \(pair.1)")
                 return requestC
             }
@@ -206,17 +206,17 @@ struct SeedExampleTests {
         #expect(recorder.values == [.value("new value"), .value("new value"), .complete])
     }
 
-    @Test("flattenMap: each value becomes a signal that is subscribed")
-    func flattenMap() {
+    @Test("flatMap: each value becomes a signal that is subscribed")
+    func flatMap() {
         let recorder = Recorder<Event<String>>()
-        sequence([1, 2]).flattenMap { value in sequence(["\(value)a", "\(value)b"]) }.record(into: recorder)
+        sequence([1, 2]).flatMap { value in sequence(["\(value)a", "\(value)b"]) }.record(into: recorder)
         #expect(recorder.values == [.value("1a"), .value("1b"), .value("2a"), .value("2b"), .complete])
     }
 
-    @Test("flattenMap: an inner error is forwarded")
+    @Test("flatMap: an inner error is forwarded")
     func flattenMapInnerError() {
         let recorder = Recorder<Event<String>>()
-        sequence([1, 2]).flattenMap { _ in Signal<String, TestError>.fail(TestError(3)) }.record(into: recorder)
+        sequence([1, 2]).flatMap { _ in Signal<String, TestError>.fail(TestError(3)) }.record(into: recorder)
         #expect(recorder.values == [.error(3)])
     }
 

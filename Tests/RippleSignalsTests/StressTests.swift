@@ -32,7 +32,7 @@ struct StressTests {
         let detector = OverlapDetector()
         let received = Recorder<Int>()
         let completions = Recorder<Int>()
-        let holder = Locked<Subscriber<Int, Never>?>(nil)
+        let holder = Locked<SignalSubscriber<Int, Never>?>(nil)
         let signal = Signal<Int, Never> { subscriber in
             holder.withLock { $0 = subscriber }
             return .empty
@@ -67,7 +67,7 @@ struct StressTests {
         for _ in 0..<50 {
             let detector = OverlapDetector()
             let events = Recorder<String>()
-            let holder = Locked<Subscriber<Int, Never>?>(nil)
+            let holder = Locked<SignalSubscriber<Int, Never>?>(nil)
             Signal<Int, Never> { subscriber in
                 holder.withLock { $0 = subscriber }
                 return .empty
@@ -101,7 +101,7 @@ struct StressTests {
             let detector = OverlapDetector()
             let received = Recorder<Int>()
             let cleanups = Recorder<Int>()
-            let holder = Locked<Subscriber<Int, Never>?>(nil)
+            let holder = Locked<SignalSubscriber<Int, Never>?>(nil)
             let disposer = Signal<Int, Never> { subscriber in
                 holder.withLock { $0 = subscriber }
                 return Disposer { cleanups.record(1) }

@@ -11,7 +11,7 @@ struct TestError: Error, Equatable {
 final class ManualSource<Value: Sendable, Failure: Error>: @unchecked Sendable {
     // Guarded by `state`'s lock.
     private struct State {
-        var subscribers: [Subscriber<Value, Failure>] = []
+        var subscribers: [SignalSubscriber<Value, Failure>] = []
         var subscriptions = 0
         var disposals = 0
     }
@@ -31,7 +31,7 @@ final class ManualSource<Value: Sendable, Failure: Error>: @unchecked Sendable {
     var subscriptions: Int { state.withLock { $0.subscriptions } }
     var disposals: Int { state.withLock { $0.disposals } }
 
-    private var live: [Subscriber<Value, Failure>] {
+    private var live: [SignalSubscriber<Value, Failure>] {
         state.withLock { $0.subscribers }
     }
 

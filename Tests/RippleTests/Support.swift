@@ -6,9 +6,9 @@ import RippleTesting
 /// `@unchecked Sendable`: `subscriber` and `disposals` are guarded by `lock`.
 final class ManualSource<Value: Sendable, Failure: Error>: @unchecked Sendable {
     private let lock = Lock()
-    private var subscriber: Subscriber<Value, Failure>?
+    private var subscriber: SignalSubscriber<Value, Failure>?
     private var disposals = 0
-    private(set) weak var lastSubscriber: Subscriber<Value, Failure>?
+    private(set) weak var lastSubscriber: SignalSubscriber<Value, Failure>?
 
     var signal: Signal<Value, Failure> {
         Signal { [self] subscriber in
@@ -18,7 +18,7 @@ final class ManualSource<Value: Sendable, Failure: Error>: @unchecked Sendable {
             }
             return Disposer { [weak self] in
                 guard let self else { return }
-                let released = lock.withLock { () -> Subscriber<Value, Failure>? in
+                let released = lock.withLock { () -> SignalSubscriber<Value, Failure>? in
                     disposals += 1
                     defer { self.subscriber = nil }
                     return self.subscriber
@@ -46,7 +46,7 @@ struct SharePacket: Packet {
     var link: String?
 }
 
-final class SharePort: Port<SharePacket>, @unchecked Sendable {
+final class SharePort: PacketPort<SharePacket>, @unchecked Sendable {
     func share(_ docId: String) {
         emit(SharePacket(docId: docId), portNumber: 100)
     }

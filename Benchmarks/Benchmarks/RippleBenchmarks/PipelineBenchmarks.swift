@@ -43,8 +43,8 @@ struct BenchPacket: Packet {
     var value: Int
 }
 
-/// `@unchecked Sendable` restates `Port`'s conformance; the subclass adds no stored state.
-final class BenchPort: Port<BenchPacket>, @unchecked Sendable {}
+/// `@unchecked Sendable` restates `PacketPort`'s conformance; the subclass adds no stored state.
+final class BenchPort: PacketPort<BenchPacket>, @unchecked Sendable {}
 
 /// The stage's work, kept out of line so neither workload can fold it away.
 @inline(never)

@@ -3,7 +3,7 @@ import RippleSignals
 
 /// The benchmarks.md workloads for RippleSignals.
 ///
-/// Signals are cold and have no subject: a "subject" here is the `Subscriber` a `Signal { subscriber in … }` action
+/// Signals are cold and have no subject: a "subject" here is the `SignalSubscriber` a `Signal { subscriber in … }` action
 /// hands out, captured and sent into directly — the cheapest way to push values into a signal chain. A second
 /// subscriber is a second subscription, so "two subscribers" means the producer sends to both captured subscribers.
 /// Signals have no switch-to-latest operator (GYSignal has none), so FlatMapLatest is n/a here.
@@ -112,11 +112,11 @@ func registerSignalsBenchmarks() {
     }
 }
 
-/// A hand-rolled subject for a cold signal: every subscription's `Subscriber` is kept so the benchmark can send
+/// A hand-rolled subject for a cold signal: every subscription's `SignalSubscriber` is kept so the benchmark can send
 /// into it. Holding the subscriber strongly is also what keeps the subscription alive (as a producer would).
 final class SignalSubject: @unchecked Sendable {
     // Written during `subscribe` and read afterwards, on the benchmark's own thread only.
-    private(set) var subscribers: [Subscriber<Int, Never>] = []
+    private(set) var subscribers: [SignalSubscriber<Int, Never>] = []
 
     var signal: Signal<Int, Never> {
         Signal { subscriber in
@@ -126,7 +126,7 @@ final class SignalSubject: @unchecked Sendable {
     }
 
     /// The subscriber of the one subscription.
-    var only: Subscriber<Int, Never> {
+    var only: SignalSubscriber<Int, Never> {
         guard subscribers.count == 1, let subscriber = subscribers.first else {
             fatalError("SignalSubject: expected exactly one subscription, got \(subscribers.count)")
         }
@@ -145,14 +145,14 @@ func signalMapFilterChain(_ source: Signal<Int, Never>) -> Signal<Int, Never> {
         .map { $0 }.filter { _ in true }
 }
 
-/// Five chained `flattenMap { just($0) }`.
+/// Five chained `flatMap { just($0) }`.
 func signalFlatMapChain(_ source: Signal<Int, Never>) -> Signal<Int, Never> {
     source
-        .flattenMap { Signal.just($0) }
-        .flattenMap { Signal.just($0) }
-        .flattenMap { Signal.just($0) }
-        .flattenMap { Signal.just($0) }
-        .flattenMap { Signal.just($0) }
+        .flatMap { Signal.just($0) }
+        .flatMap { Signal.just($0) }
+        .flatMap { Signal.just($0) }
+        .flatMap { Signal.just($0) }
+        .flatMap { Signal.just($0) }
 }
 
 /// Seven nested 4-input combineLatest levels: three constant inputs and the previous level, whose value each level

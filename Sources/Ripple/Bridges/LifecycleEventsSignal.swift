@@ -92,11 +92,11 @@ final class LifecycleEventHub: LifecycleAction {
 /// subscribers are called after it is released.
 final class LifecycleSubscribers: @unchecked Sendable {
     private let lock = Lock()
-    private var list: [Subscriber<LifecycleEvent, Never>] = []
+    private var list: [SignalSubscriber<LifecycleEvent, Never>] = []
     private var closed = false
 
     /// Joins; false once the host is gone.
-    func add(_ subscriber: Subscriber<LifecycleEvent, Never>) -> Bool {
+    func add(_ subscriber: SignalSubscriber<LifecycleEvent, Never>) -> Bool {
         lock.withLock {
             if closed { return false }
             list.append(subscriber)
@@ -104,8 +104,8 @@ final class LifecycleSubscribers: @unchecked Sendable {
         }
     }
 
-    func remove(_ subscriber: Subscriber<LifecycleEvent, Never>) {
-        let removed = lock.withLock { () -> [Subscriber<LifecycleEvent, Never>] in
+    func remove(_ subscriber: SignalSubscriber<LifecycleEvent, Never>) {
+        let removed = lock.withLock { () -> [SignalSubscriber<LifecycleEvent, Never>] in
             let mine = list.filter { $0 === subscriber }
             list.removeAll { $0 === subscriber }
             return mine
@@ -123,7 +123,7 @@ final class LifecycleSubscribers: @unchecked Sendable {
     }
 
     func close() {
-        let targets = lock.withLock { () -> [Subscriber<LifecycleEvent, Never>] in
+        let targets = lock.withLock { () -> [SignalSubscriber<LifecycleEvent, Never>] in
             closed = true
             defer { list = [] }
             return list

@@ -81,7 +81,7 @@ enum OutputHubs {
 /// `lock`; subscribers are called after it is released.
 final class OutputHub<P: Packet>: @unchecked Sendable {
     private let lock = Lock()
-    private var subscribers: [Subscriber<P, Never>] = []
+    private var subscribers: [SignalSubscriber<P, Never>] = []
     private var unheardCount = 0
 
     func send(_ packet: P) {
@@ -92,12 +92,12 @@ final class OutputHub<P: Packet>: @unchecked Sendable {
         for subscriber in targets { subscriber.send(packet) }
     }
 
-    func add(_ subscriber: Subscriber<P, Never>) {
+    func add(_ subscriber: SignalSubscriber<P, Never>) {
         lock.withLock { subscribers.append(subscriber) }
     }
 
-    func remove(_ subscriber: Subscriber<P, Never>) {
-        let removed = lock.withLock { () -> [Subscriber<P, Never>] in
+    func remove(_ subscriber: SignalSubscriber<P, Never>) {
+        let removed = lock.withLock { () -> [SignalSubscriber<P, Never>] in
             let mine = subscribers.filter { $0 === subscriber }
             subscribers.removeAll { $0 === subscriber }
             return mine

@@ -12,7 +12,7 @@ public struct PropertyBindingContext: Sendable, Equatable {
 /// `scheduler` afterwards. The loop keeps itself alive while armed; it stops once cancelled or once its node is gone.
 ///
 /// `@unchecked Sendable`: `cancelled` is only touched under `lock`; the other properties are immutable.
-final class PropertyObservation<Model: Observable & AnyObject & Sendable, Value: Sendable>: Cancellable,
+final class PropertyObservation<Model: Observable & AnyObject & Sendable, Value: Sendable>: CancelToken,
     @unchecked Sendable
 {
     private let lock = Lock()
@@ -20,11 +20,11 @@ final class PropertyObservation<Model: Observable & AnyObject & Sendable, Value:
     private weak var model: Model?
     private weak var node: MutableNode<Value>?
     private let keyPath: KeyPath<Model, Value> & Sendable
-    private let scheduler: any Scheduler
+    private let scheduler: any Scheduling
     private let skipEqual: (@Sendable (Value, Value) -> Bool)?
 
     init(model: Model, keyPath: KeyPath<Model, Value> & Sendable, node: MutableNode<Value>,
-         scheduler: any Scheduler, skipEqual: (@Sendable (Value, Value) -> Bool)?) {
+         scheduler: any Scheduling, skipEqual: (@Sendable (Value, Value) -> Bool)?) {
         self.model = model
         self.keyPath = keyPath
         self.node = node
@@ -58,7 +58,7 @@ extension Node where Value == Void {
     /// starts with the current value; each later change arrives through `scheduler` (`.main`, a queue, a
     /// `TestScheduler`), since Observation reports changes before they are written.
     public static func observing<Model: Observable & AnyObject & Sendable, Property: Sendable>(
-        _ model: Model, _ keyPath: KeyPath<Model, Property> & Sendable, on scheduler: some Scheduler
+        _ model: Model, _ keyPath: KeyPath<Model, Property> & Sendable, on scheduler: some Scheduling
     ) -> Node<Property> {
         let node = MutableNode<Property>(storage: nil, mutable: false)
         node.name = "observing"
@@ -73,7 +73,7 @@ extension Node {
     @discardableResult
     public final func bind<Model: AnyObject & Sendable>(
         to model: Model, _ keyPath: ReferenceWritableKeyPath<Model, Value> & Sendable, by owner: some ListenerOwner
-    ) -> any Cancellable {
+    ) -> any CancelToken {
         listened(by: owner).withBlock { [weak model] value in
             model?[keyPath: keyPath] = value
         }
@@ -87,8 +87,8 @@ extension MutableNode where Value: Equatable {
     @discardableResult
     public func sync<Model: Observable & AnyObject & Sendable>(
         with model: Model, _ keyPath: ReferenceWritableKeyPath<Model, Value> & Sendable,
-        on scheduler: some Scheduler, by owner: some ListenerOwner
-    ) -> any Cancellable {
+        on scheduler: some Scheduling, by owner: some ListenerOwner
+    ) -> any CancelToken {
         let observation = PropertyObservation(model: model, keyPath: keyPath, node: self, scheduler: scheduler,
                                               skipEqual: { $0 == $1 })
         observation.start()
@@ -96,7 +96,7 @@ extension MutableNode where Value: Equatable {
             guard let model, model[keyPath: keyPath] != value else { return }
             model[keyPath: keyPath] = value
         }
-        let both = ClosureCancellable {
+        let both = ClosureCancelToken {
             observation.cancel()
             listener.cancel()
         }

@@ -8,11 +8,11 @@ extension Node {
     /// - Returns: a cancellable that unlinks the transform.
     @discardableResult
     public final func link<Upstream: Sendable>(to upstream: Node<Upstream>,
-                                               transform: Transform<Upstream, Value>) -> any Cancellable {
+                                               transform: Transform<Upstream, Value>) -> any CancelToken {
         connect(upstream, through: transform)
         // Held strongly (a weak reference would slow every retain of the transform); once `to` is freed the
         // transform lets go of `from`, so a kept cancellable pins nothing.
-        return ClosureCancellable { transform.detach() }
+        return ClosureCancelToken { transform.detach() }
     }
 
     /// ``link(to:transform:)`` without the cancellable (four allocations): what operators use, since the node they
@@ -26,7 +26,7 @@ extension Node {
 
     /// Links `upstream` into this node with a plain pass-through ``Transform`` (`linkTo:`).
     @inlinable @discardableResult
-    public final func link(to upstream: Node<Value>) -> any Cancellable {
+    public final func link(to upstream: Node<Value>) -> any CancelToken {
         link(to: upstream, transform: Transform<Value, Value>())
     }
 }

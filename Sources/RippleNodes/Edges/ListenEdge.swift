@@ -8,7 +8,7 @@ let listenEdgeCounter = LiveObjectCounter("ListenEdge")
 ///
 /// `@unchecked Sendable`: `node` is written once after init, by the one `cancel()` that flips `cancelled`; `live` is
 /// only touched under the node's lock (the node it was created for); `action` is immutable.
-public final class ListenEdge<Value: Sendable>: Cancellable, @unchecked Sendable {
+public final class ListenEdge<Value: Sendable>: CancelToken, @unchecked Sendable {
     /// An atomic flag rather than a lock: only one `cancel()` may win, and nothing else needs guarding.
     private let cancelled = Atomic<Bool>(false)
     @usableFromInline @exclusivity(unchecked) var node: Node<Value>?

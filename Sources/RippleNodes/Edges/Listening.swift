@@ -11,7 +11,7 @@ extension Node {
         Listening(node: self, bag: owner.cancelBag)
     }
 
-    // Inlinable: unspecialised, handing the edge to the bag as `any Cancellable` looks up `ListenEdge<Value>`'s
+    // Inlinable: unspecialised, handing the edge to the bag as `any CancelToken` looks up `ListenEdge<Value>`'s
     // generic metadata (~330 instructions per listener).
     @inlinable
     final func attach(_ edge: ListenEdge<Value>, bag: CancelBag) {
@@ -35,14 +35,14 @@ public struct Listening<Value: Sendable> {
     /// Calls `block` with each value, on the setter's thread.
     // Inlinable, like `withContextBlock`: a listener is built specialised in the client.
     @inlinable @discardableResult
-    public func withBlock(_ block: @escaping @Sendable (Value) -> Void) -> any Cancellable {
+    public func withBlock(_ block: @escaping @Sendable (Value) -> Void) -> any CancelToken {
         withContextBlock { value, _ in block(value) }
     }
 
     /// Calls `block` with each value and the context it was set with (nil for the initial value).
     // Inlinable: unspecialised, building a listener costs generic metadata look-ups (`ListenEdge<Value>`, `Value?`).
     @inlinable @discardableResult
-    public func withContextBlock(_ block: @escaping @Sendable (Value, (any Sendable)?) -> Void) -> any Cancellable {
+    public func withContextBlock(_ block: @escaping @Sendable (Value, (any Sendable)?) -> Void) -> any CancelToken {
         let edge = ListenEdge(node: node, action: block)
         let current = node.currentValue
         node.attach(edge, bag: bag)
@@ -55,14 +55,14 @@ public struct Listening<Value: Sendable> {
 
     /// Calls `block` through `scheduler` (`.main`, `.queue(q)`, a `TestScheduler`, …), in setting order.
     @discardableResult
-    public func withBlock(on scheduler: some Scheduler, _ block: @escaping @Sendable (Value) -> Void) -> any Cancellable {
+    public func withBlock(on scheduler: some Scheduling, _ block: @escaping @Sendable (Value) -> Void) -> any CancelToken {
         withContextBlock(on: scheduler) { value, _ in block(value) }
     }
 
     /// The context-carrying form of ``withBlock(on:_:)``.
     @discardableResult
-    public func withContextBlock(on scheduler: some Scheduler,
-                                 _ block: @escaping @Sendable (Value, (any Sendable)?) -> Void) -> any Cancellable {
+    public func withContextBlock(on scheduler: some Scheduling,
+                                 _ block: @escaping @Sendable (Value, (any Sendable)?) -> Void) -> any CancelToken {
         withContextBlock { value, context in
             scheduler.schedule { block(value, context) }
         }
@@ -73,7 +73,7 @@ public struct Listening<Value: Sendable> {
     @discardableResult
     public func withTarget<Target: AnyObject & Sendable>(
         _ target: Target, _ block: @escaping @Sendable (Target, Value) -> Void
-    ) -> any Cancellable {
+    ) -> any CancelToken {
         let slot = CancelSlot()
         let edge = withContextBlock { [weak target] value, _ in
             guard let target else {
@@ -93,7 +93,7 @@ private final class CancelSlot: @unchecked Sendable {
     private weak var edge: AnyObject?
     private var cancelEarly = false
 
-    func set(_ cancellable: any Cancellable) {
+    func set(_ cancellable: any CancelToken) {
         let early = lock.withLock { () -> Bool in
             edge = cancellable as AnyObject
             return cancelEarly
@@ -106,6 +106,6 @@ private final class CancelSlot: @unchecked Sendable {
             if edge == nil { cancelEarly = true }
             return edge
         }
-        (target as? any Cancellable)?.cancel()
+        (target as? any CancelToken)?.cancel()
     }
 }

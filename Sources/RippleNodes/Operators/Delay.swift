@@ -3,9 +3,9 @@ import RippleCore
 /// Passes every value on after a fixed interval, through a scheduler.
 final class DelayTransform<Value: Sendable>: Transform<Value, Value>, @unchecked Sendable {
     let interval: Duration
-    let scheduler: any Scheduler
+    let scheduler: any Scheduling
 
-    init(interval: Duration, scheduler: any Scheduler) {
+    init(interval: Duration, scheduler: any Scheduling) {
         self.interval = interval
         self.scheduler = scheduler
     }
@@ -20,7 +20,7 @@ final class DelayTransform<Value: Sendable>: Transform<Value, Value>, @unchecked
 
 extension Node {
     /// A node receiving every value, the current one included, `interval` later on `scheduler` (`delay:queue:`).
-    public final func delay(_ interval: Duration, on scheduler: some Scheduler) -> Node<Value> {
+    public final func delay(_ interval: Duration, on scheduler: some Scheduling) -> Node<Value> {
         requirePositive(interval, "Node.delay(_:on:)")
         return derive("delay", DelayTransform(interval: interval, scheduler: scheduler))
     }

@@ -2,9 +2,9 @@ import RippleCore
 
 /// Moves each value, and everything downstream of it, onto a scheduler.
 final class DeliverTransform<Value: Sendable>: Transform<Value, Value>, @unchecked Sendable {
-    let scheduler: any Scheduler
+    let scheduler: any Scheduling
 
-    init(scheduler: any Scheduler) {
+    init(scheduler: any Scheduling) {
         self.scheduler = scheduler
     }
 
@@ -18,7 +18,7 @@ final class DeliverTransform<Value: Sendable>: Transform<Value, Value>, @uncheck
 
 extension Node {
     /// A node that changes — and runs its listeners and downstream transforms — on `scheduler` (`deliverOn:`).
-    public final func deliver(on scheduler: some Scheduler) -> Node<Value> {
+    public final func deliver(on scheduler: some Scheduling) -> Node<Value> {
         derive("deliverOn", DeliverTransform(scheduler: scheduler))
     }
 }

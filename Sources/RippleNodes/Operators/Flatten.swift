@@ -158,4 +158,12 @@ extension Node {
     ) -> Node<Inner> {
         derive("flattenMap", FlattenTransform(select: transform))
     }
+
+    /// ``flattenMap(_:)`` under the name it has on signals and in Rx: switch to the latest inner node.
+    @inlinable
+    public final func flatMapLatest<Inner: Sendable>(
+        _ transform: @escaping @Sendable (Value) -> Node<Inner>
+    ) -> Node<Inner> {
+        flattenMap(transform)
+    }
 }

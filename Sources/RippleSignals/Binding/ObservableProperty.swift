@@ -18,7 +18,7 @@ public final class ObservableProperty<Value: Sendable>: @unchecked Sendable {
     // `current`, `subscribers` and `nextID` are guarded by `lock`.
     private let lock = Lock()
     private var current: Value
-    private var subscribers: [Int: Subscriber<Value, Never>] = [:]
+    private var subscribers: [Int: SignalSubscriber<Value, Never>] = [:]
     private var nextID = 0
 
     public init(_ value: Value) {
@@ -35,7 +35,7 @@ public final class ObservableProperty<Value: Sendable>: @unchecked Sendable {
     public var value: Value {
         get { lock.withLock { current } }
         set {
-            let targets = lock.withLock { () -> [Subscriber<Value, Never>] in
+            let targets = lock.withLock { () -> [SignalSubscriber<Value, Never>] in
                 current = newValue
                 return Array(subscribers.values)
             }

@@ -16,7 +16,7 @@ import RippleCore
 public func observe<Object: AnyObject & Observable & SendableMetatype, Value: Sendable>(
     _ object: Object,
     _ keyPath: KeyPath<Object, Value>,
-    on scheduler: some Scheduler
+    on scheduler: some Scheduling
 ) -> Signal<Value, Never> {
     let source = ObservedSource(object: object, keyPath: keyPath)
     return Signal { subscriber in
@@ -42,15 +42,15 @@ final class ObservedSource<Object: AnyObject & Observable & SendableMetatype, Va
 ///
 /// Ownership follows the producer: the object's registrar holds the change handler, which holds this loop, which
 /// holds the subscriber. When the object is freed the subscription ends; `stop()` lets go of the subscriber at once.
-final class Observing<Object: AnyObject & Observable & SendableMetatype, Value: Sendable, S: Scheduler>:
+final class Observing<Object: AnyObject & Observable & SendableMetatype, Value: Sendable, S: Scheduling>:
     @unchecked Sendable
 {
     private let source: ObservedSource<Object, Value>
     private let scheduler: S
     private let lock = Lock()
-    private var subscriber: Subscriber<Value, Never>?
+    private var subscriber: SignalSubscriber<Value, Never>?
 
-    init(source: ObservedSource<Object, Value>, subscriber: Subscriber<Value, Never>, scheduler: S) {
+    init(source: ObservedSource<Object, Value>, subscriber: SignalSubscriber<Value, Never>, scheduler: S) {
         self.source = source
         self.subscriber = subscriber
         self.scheduler = scheduler

@@ -36,7 +36,7 @@ public struct SignalValues<Value: Sendable, Failure: Error>: AsyncSequence, Send
     public func makeAsyncIterator() -> Iterator {
         let terminalError = Locked<Failure?>(nil)
         let stream = AsyncStream<Value>(Value.self, bufferingPolicy: policy.streamPolicy()) { continuation in
-            let disposer = signal.subscribe(Subscriber(
+            let disposer = signal.subscribe(SignalSubscriber(
                 value: { continuation.yield($0) },
                 error: { error in
                     terminalError.withLock { $0 = error }

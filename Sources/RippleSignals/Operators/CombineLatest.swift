@@ -70,7 +70,7 @@ final class CombineLatestState<Output: Sendable, Failure: Error>: CombiningState
     private let values: LatestValues<Output>
     private let destroy: (LatestValues<Output>, [Bool]) -> Void
 
-    init(downstream: Subscriber<Output, Failure>, offsets: [Int],
+    init(downstream: SignalSubscriber<Output, Failure>, offsets: [Int],
          destroy: @escaping (LatestValues<Output>, [Bool]) -> Void) {
         present = Array(repeating: false, count: offsets.count)
         missing = offsets.count

@@ -15,7 +15,7 @@ final class CombineLatest2<A: Sendable, B: Sendable, Failure: Error>: LatestSlot
     @usableFromInline let slotB: UnsafeMutablePointer<B>
 
     @inlinable
-    override init(downstream: Subscriber<(A, B), Failure>) {
+    override init(downstream: SignalSubscriber<(A, B), Failure>) {
         let offsetB = Self.aligned(MemoryLayout<A>.size, for: B.self)
         let buffer = UnsafeMutableRawPointer.allocate(
             byteCount: max(offsetB + MemoryLayout<B>.size, 1),

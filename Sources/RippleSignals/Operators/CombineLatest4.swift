@@ -36,7 +36,7 @@ final class CombineLatest4<A: Sendable, B: Sendable, C: Sendable, D: Sendable, F
     @usableFromInline let slotD: UnsafeMutablePointer<D>
 
     @inlinable
-    override init(downstream: Subscriber<(A, B, C, D), Failure>) {
+    override init(downstream: SignalSubscriber<(A, B, C, D), Failure>) {
         // One allocation for the four slots, each at the next multiple of its alignment.
         let offsetB = Self.aligned(MemoryLayout<A>.size, for: B.self)
         let offsetC = Self.aligned(offsetB + MemoryLayout<B>.size, for: C.self)

@@ -4,11 +4,11 @@ extension Signal {
     /// Emits a value only after `interval` has passed on `scheduler` without another value.
     ///
     /// On completion a pending value is emitted first; an error drops it and is forwarded at once.
-    public func debounce(_ interval: Duration, on scheduler: some Scheduler) -> Signal {
+    public func debounce(_ interval: Duration, on scheduler: some Scheduling) -> Signal {
         requirePositive(interval, "Signal.debounce(_:on:)")
         return Signal { downstream in
             let state = Locked(DebounceState<Value>())
-            let upstream = subscribe(Subscriber(
+            let upstream = subscribe(SignalSubscriber(
                 value: { value in
                     let (generation, previous) = state.withLock { state in
                         state.generation += 1
@@ -57,11 +57,11 @@ extension Signal {
 struct DebounceState<Value> {
     var generation = 0
     var pending: Value?
-    var timer: (any Cancellable)?
+    var timer: (any CancelToken)?
 
     /// Forgets the pending value and timer (bumping the generation so a running timer emits nothing); returns the
     /// timer for the caller to cancel outside the lock.
-    mutating func cancel() -> (any Cancellable)? {
+    mutating func cancel() -> (any CancelToken)? {
         generation += 1
         pending = nil
         defer { timer = nil }

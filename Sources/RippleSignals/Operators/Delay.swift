@@ -2,11 +2,11 @@ import RippleCore
 
 extension Signal {
     /// Shifts every event — values, error and completion — later by `interval` on `scheduler`, keeping their order.
-    public func delay(_ interval: Duration, on scheduler: some Scheduler) -> Signal {
+    public func delay(_ interval: Duration, on scheduler: some Scheduling) -> Signal {
         requirePositive(interval, "Signal.delay(_:on:)")
         return Signal { downstream in
             let pending = ScheduledWork()
-            let upstream = subscribe(Subscriber(
+            let upstream = subscribe(SignalSubscriber(
                 value: { value in pending.schedule(on: scheduler, after: interval) { downstream.send(value) } },
                 error: { error in pending.schedule(on: scheduler, after: interval) { downstream.sendError(error) } },
                 complete: { pending.schedule(on: scheduler, after: interval) { downstream.sendComplete() } }))
@@ -21,11 +21,11 @@ extension Signal {
 /// Scheduled work a subscription may still cancel. `@unchecked Sendable`: state guarded by `lock`.
 final class ScheduledWork: @unchecked Sendable {
     private let lock = Lock()
-    private var items: [UInt64: any Cancellable] = [:]
+    private var items: [UInt64: any CancelToken] = [:]
     private var nextID: UInt64 = 0
     private var cancelled = false
 
-    func schedule(on scheduler: some Scheduler, after interval: Duration, _ action: @escaping @Sendable () -> Void) {
+    func schedule(on scheduler: some Scheduling, after interval: Duration, _ action: @escaping @Sendable () -> Void) {
         let id = lock.withLock { () -> UInt64? in
             guard !cancelled else { return nil }
             defer { nextID += 1 }
@@ -46,7 +46,7 @@ final class ScheduledWork: @unchecked Sendable {
     }
 
     func cancelAll() {
-        let taken = lock.withLock { () -> [any Cancellable] in
+        let taken = lock.withLock { () -> [any CancelToken] in
             cancelled = true
             defer { items = [:] }
             return Array(items.values)

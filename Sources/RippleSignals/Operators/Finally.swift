@@ -3,7 +3,7 @@ extension Signal {
     /// or when the subscription is released — exactly once, whichever comes first.
     public func finally(_ action: @escaping @Sendable () -> Void) -> Signal {
         Signal { downstream in
-            let upstream = subscribe(Subscriber(
+            let upstream = subscribe(SignalSubscriber(
                 value: downstream.send,
                 error: downstream.sendError,
                 complete: downstream.sendComplete))

@@ -19,7 +19,7 @@ extension Signal {
 /// One `retry` subscription. `@unchecked Sendable`: the mutable state is guarded by `lock`.
 final class Retrying<Value: Sendable, Failure: Error>: @unchecked Sendable {
     private let source: Signal<Value, Failure>
-    private let downstream: Subscriber<Value, Failure>
+    private let downstream: SignalSubscriber<Value, Failure>
     private let retries: Int
     private let lock = Lock()
     private var subscriptions = 0
@@ -29,7 +29,7 @@ final class Retrying<Value: Sendable, Failure: Error>: @unchecked Sendable {
     private var looping = false
     private var again = false
 
-    init(source: Signal<Value, Failure>, downstream: Subscriber<Value, Failure>, retries: Int) {
+    init(source: Signal<Value, Failure>, downstream: SignalSubscriber<Value, Failure>, retries: Int) {
         self.source = source
         self.downstream = downstream
         self.retries = retries
@@ -54,7 +54,7 @@ final class Retrying<Value: Sendable, Failure: Error>: @unchecked Sendable {
             }
             subscriptions += 1
             lock.unlock()
-            let disposer = source.subscribe(Subscriber(
+            let disposer = source.subscribe(SignalSubscriber(
                 value: downstream.send,
                 error: { [self] error in failed(error) },
                 complete: downstream.sendComplete))

@@ -6,7 +6,7 @@ extension Signal {
         requireNonNegative(count, "Signal.skip(_:)")
         return Signal { downstream in
             let remaining = Counter(count)
-            return subscribe(Subscriber(
+            return subscribe(SignalSubscriber(
                 value: { value in
                     if remaining.value > 0 {
                         remaining.value -= 1

@@ -2,12 +2,12 @@ import RippleCore
 
 extension Signal {
     /// Runs the source's action (the subscription itself) on `scheduler`. Disposing before it ran cancels it.
-    public func subscribe(on scheduler: some Scheduler) -> Signal {
+    public func subscribe(on scheduler: some Scheduling) -> Signal {
         Signal { downstream in
             let serial = SerialDisposer()
             let work = scheduler.schedule {
                 guard !downstream.isDisposed else { return }
-                serial.replace(with: subscribe(Subscriber(
+                serial.replace(with: subscribe(SignalSubscriber(
                     value: downstream.send,
                     error: downstream.sendError,
                     complete: downstream.sendComplete)))

@@ -13,7 +13,7 @@ extension Signal {
             }
             let remaining = Counter(count)
             let link = UpstreamLink<Value, Failure>()
-            let upstream = Subscriber<Value, Failure>(
+            let upstream = SignalSubscriber<Value, Failure>(
                 value: { value in
                     guard remaining.value > 0 else { return }
                     remaining.value -= 1

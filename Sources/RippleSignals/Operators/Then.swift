@@ -6,11 +6,11 @@ extension Signal {
     public func then<Output: Sendable>(_ next: Signal<Output, Failure>) -> Signal<Output, Failure> {
         Signal<Output, Failure> { downstream in
             let serial = SerialDisposer()
-            let first = subscribe(Subscriber(
+            let first = subscribe(SignalSubscriber(
                 value: nil,
                 error: downstream.sendError,
                 complete: {
-                    serial.replace(with: next.subscribe(Subscriber(
+                    serial.replace(with: next.subscribe(SignalSubscriber(
                         value: downstream.send,
                         error: downstream.sendError,
                         complete: downstream.sendComplete)))

@@ -6,7 +6,7 @@ extension Signal {
     /// A value arriving while no window is open passes at once and opens a window. Values inside the window are held
     /// (the latest one, or the first when `latest` is false) and the held value is emitted when the window closes,
     /// opening the next. On completion a held value is emitted first; an error drops it.
-    public func throttle(_ interval: Duration, on scheduler: some Scheduler, latest: Bool = true) -> Signal {
+    public func throttle(_ interval: Duration, on scheduler: some Scheduling, latest: Bool = true) -> Signal {
         requirePositive(interval, "Signal.throttle(_:on:latest:)")
         return Signal { downstream in
             let state = Locked(ThrottleState<Value>())
@@ -27,7 +27,7 @@ extension Signal {
                 state.withLock { $0.timer = timer }
                 downstream.send(held)
             }
-            let upstream = subscribe(Subscriber(
+            let upstream = subscribe(SignalSubscriber(
                 value: { value in
                     let emitNow = state.withLock { state -> Bool in
                         if state.windowOpen {
@@ -63,10 +63,10 @@ extension Signal {
 struct ThrottleState<Value> {
     var windowOpen = false
     var held: Value?
-    var timer: (any Cancellable)?
+    var timer: (any CancelToken)?
     var ended = false
 
-    mutating func end() -> (any Cancellable)? {
+    mutating func end() -> (any CancelToken)? {
         ended = true
         held = nil
         defer { timer = nil }

@@ -68,7 +68,7 @@ final class ZipState<Output: Sendable, Failure: Error>: CombiningState<Output, F
     /// Reused for every tuple (only under `lock`), so building one allocates nothing.
     private let reader: ZipReader
 
-    init(queues: [ZipQueueBase], downstream: Subscriber<Output, Failure>,
+    init(queues: [ZipQueueBase], downstream: SignalSubscriber<Output, Failure>,
          makeOutput: @escaping @Sendable (ZipReader) -> Output) {
         self.queues = queues
         self.makeOutput = makeOutput

@@ -12,7 +12,7 @@ final class Zip2<A: Sendable, B: Sendable, Failure: Error>: AttachedInputsState<
     @usableFromInline @exclusivity(unchecked) var completedInputs = 0
 
     @inlinable
-    override init(downstream: Subscriber<(A, B), Failure>) {
+    override init(downstream: SignalSubscriber<(A, B), Failure>) {
         super.init(downstream: downstream)
     }
 

@@ -11,7 +11,7 @@ class AttachedInputsState<Output: Sendable, Failure: Error>: CombiningState<Outp
     @usableFromInline @exclusivity(unchecked) var disposed = false
 
     @inlinable
-    init(downstream: Subscriber<Output, Failure>) {
+    init(downstream: SignalSubscriber<Output, Failure>) {
         inputs = (nil, nil, nil, nil)
         super.init(inputCount: 0, downstream: downstream)
     }

@@ -16,7 +16,7 @@ class CombiningState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sen
     }
 
     @usableFromInline let lock = RawLock()
-    @usableFromInline let downstream: Subscriber<Output, Failure>
+    @usableFromInline let downstream: SignalSubscriber<Output, Failure>
     @usableFromInline let inputCount: Int
     // Guarded by `lock`, which already excludes concurrent access: no dynamic exclusivity checks needed.
     @usableFromInline @exclusivity(unchecked) var completed: [Bool]
@@ -34,7 +34,7 @@ class CombiningState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sen
     @usableFromInline @exclusivity(unchecked) var emitting = false
 
     @inlinable
-    init(inputCount: Int, downstream: Subscriber<Output, Failure>) {
+    init(inputCount: Int, downstream: SignalSubscriber<Output, Failure>) {
         self.inputCount = inputCount
         self.downstream = downstream
         completed = Array(repeating: false, count: inputCount)

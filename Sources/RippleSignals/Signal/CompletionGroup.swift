@@ -1,22 +1,22 @@
 import RippleCore
 
-/// Subscriptions that complete the downstream together (merge, flattenMap): the downstream completes when the last
+/// Subscriptions that complete the downstream together (merge, flatMap): the downstream completes when the last
 /// one leaves. Member ``sourceID`` is registered from the start; ``enter()`` adds more.
 ///
-/// Members live in reusable slots (an id is a slot index) rather than hashed sets: flattenMap enters and leaves once
+/// Members live in reusable slots (an id is a slot index) rather than hashed sets: flatMap enters and leaves once
 /// per inner signal, and hashing dominated its per-value cost. The source member has a slot of its own outside the
-/// array, so a group whose inner signals never need one (flattenMap over `just`) allocates no array. A slot is reused only after its member left, and
+/// array, so a group whose inner signals never need one (flatMap over `just`) allocates no array. A slot is reused only after its member left, and
 /// every `enter` is followed by that member's `store` before the next `enter` (both run in one serial callback),
 /// so a late `store` never lands on another member's slot.
 ///
-/// The group is the disposer its operator's action returns (no wrapper object); flattenMap's per-subscription state
+/// The group is the disposer its operator's action returns (no wrapper object); flatMap's per-subscription state
 /// is a subclass, so one object serves as group, disposer and callback target. `@unchecked Sendable`: the mutable
 /// state is guarded by `lock`.
 @usableFromInline
 class CompletionGroup<Output: Sendable, Failure: Error>: Disposer, @unchecked Sendable {
     @inlinable static var sourceID: Int { 0 }
 
-    @usableFromInline let downstream: Subscriber<Output, Failure>
+    @usableFromInline let downstream: SignalSubscriber<Output, Failure>
     private let lock = RawLock()
     // Guarded by `lock`, which already excludes concurrent access: no dynamic exclusivity checks needed.
     @exclusivity(unchecked) private var sourceSlot = CompletionSlot.active(nil)
@@ -27,7 +27,7 @@ class CompletionGroup<Output: Sendable, Failure: Error>: Disposer, @unchecked Se
     @exclusivity(unchecked) private var disposed = false
 
     @usableFromInline
-    init(downstream: Subscriber<Output, Failure>) {
+    init(downstream: SignalSubscriber<Output, Failure>) {
         self.downstream = downstream
         super.init()
     }

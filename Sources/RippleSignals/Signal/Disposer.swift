@@ -9,7 +9,7 @@ import Synchronization
 /// Not `final`: inside this module a subscription's shared state (``SubscriptionCore``) and an operator's
 /// per-subscription state (`CompletionGroup`) are disposers themselves, overriding ``dispose()`` and
 /// ``isDisposed``, so handing one out as a disposer allocates nothing (no wrapper object, no closure).
-public class Disposer: Cancellable, @unchecked Sendable {
+public class Disposer: CancelToken, @unchecked Sendable {
     // `action` is written in `init` and then only by the one thread that flipped `disposed` (which takes it).
     // No lock: a disposer is made per subscription.
     private let disposed = Atomic<Bool>(false)

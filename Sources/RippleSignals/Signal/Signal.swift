@@ -21,13 +21,13 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     @usableFromInline
     enum Body: Sendable {
         /// `Signal { subscriber in … }`: runs once per subscription.
-        case action(@Sendable (Subscriber<Value, Failure>) -> Disposer)
+        case action(@Sendable (SignalSubscriber<Value, Failure>) -> Disposer)
         /// map and filter (see ``fused(_:)``): subscribes with raw callbacks, which it calls following the grammar
         /// (values one at a time, never concurrently, then at most one terminal event) through the head subscriber
         /// of a map/filter chain.
         case fused(Fused)
         /// `just`: the value is stored in the signal itself rather than captured by a closure, so making a `just`
-        /// allocates nothing, and flattenMap delivers it inline without subscribing to it. It calls its callbacks
+        /// allocates nothing, and flatMap delivers it inline without subscribing to it. It calls its callbacks
         /// directly on the subscribing thread (one value, then completion): the grammar holds by construction.
         case just(Value)
     }
@@ -47,7 +47,7 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     /// releases what it set up. That disposer runs exactly once: when the subscription is disposed, right after the
     /// terminal event's callback, or when nothing references the subscriber any more.
     @inlinable
-    public init(_ action: @escaping @Sendable (Subscriber<Value, Failure>) -> Disposer) {
+    public init(_ action: @escaping @Sendable (SignalSubscriber<Value, Failure>) -> Disposer) {
         body = .action(action)
     }
 
@@ -56,7 +56,7 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
         self.body = body
     }
 
-    /// The value of a `just`, which flattenMap delivers inline; nil for other signals.
+    /// The value of a `just`, which flatMap delivers inline; nil for other signals.
     @inlinable
     var justValue: Value? {
         if case .just(let value) = body { value } else { nil }
@@ -97,9 +97,9 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
             return .ended
         case .action:
             if let keep {
-                return subscribe(Subscriber(value: { if keep($0) { value($0) } }, error: error, complete: complete))
+                return subscribe(SignalSubscriber(value: { if keep($0) { value($0) } }, error: error, complete: complete))
             }
-            return subscribe(Subscriber(value: value, error: error, complete: complete))
+            return subscribe(SignalSubscriber(value: value, error: error, complete: complete))
         }
     }
 
@@ -110,7 +110,7 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     /// signal), as in GYSignal, and never because of a forgotten handle. Inlinable so that operators subscribing in
     /// the caller's module switch over `body` specialised (unspecialised, that looks the enum's metadata up).
     @inlinable
-    func subscribe(_ subscriber: Subscriber<Value, Failure>) -> Disposer {
+    func subscribe(_ subscriber: SignalSubscriber<Value, Failure>) -> Disposer {
         let cleanup: Disposer
         switch body {
         case .action(let action):

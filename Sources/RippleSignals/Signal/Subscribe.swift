@@ -8,7 +8,7 @@ extension Signal {
                           error: (@Sendable (Failure) -> Void)? = nil,
                           complete: (@Sendable () -> Void)? = nil) -> Disposer {
         if case .action = body {
-            return subscribe(Subscriber(value: value, error: error, complete: complete))
+            return subscribe(SignalSubscriber(value: value, error: error, complete: complete))
         }
         return attach(Callbacks(value: value, error: error, complete: complete))
     }
@@ -32,7 +32,7 @@ extension Signal where Failure == Never {
     public func subscribe(value: (@Sendable (Value) -> Void)? = nil,
                           complete: (@Sendable () -> Void)? = nil) -> Disposer {
         if case .action = body {
-            return subscribe(Subscriber(value: value, error: nil, complete: complete))
+            return subscribe(SignalSubscriber(value: value, error: nil, complete: complete))
         }
         return attach(Callbacks(value: value, error: nil, complete: complete))
     }

@@ -1,7 +1,7 @@
 import RippleCore
 import Synchronization
 
-/// The part of a subscription that its ``Disposer`` shares with its ``Subscriber``: the state word, the lock, and the
+/// The part of a subscription that its ``Disposer`` shares with its ``SignalSubscriber``: the state word, the lock, and the
 /// cleanup the signal's action returned. It *is* the disposer `subscribe` returns (one object fewer per subscription).
 ///
 /// The disposer is the core, not the subscriber, so it needs no weak reference to the subscriber (a weak reference

@@ -8,7 +8,7 @@
 /// `@unchecked Sendable`: `target` is written once, before the subscriber can receive anything, and only read
 /// afterwards.
 final class UpstreamLink<Value: Sendable, Failure: Error>: @unchecked Sendable {
-    unowned var target: Subscriber<Value, Failure>?
+    unowned var target: SignalSubscriber<Value, Failure>?
 
     init() {}
 

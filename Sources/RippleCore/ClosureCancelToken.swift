@@ -2,7 +2,7 @@
 ///
 /// `@unchecked Sendable`: `action` is read and written only under `lock` (both inline, so a cancellable is one object
 /// plus the closure's context).
-public final class ClosureCancellable: Cancellable, @unchecked Sendable {
+public final class ClosureCancelToken: CancelToken, @unchecked Sendable {
     private let lock = RawLock()
     @exclusivity(unchecked) private var action: (@Sendable () -> Void)?
 

@@ -1,11 +1,12 @@
 extension Signal where Value: Equatable {
-    /// Drops a value equal to the previous one; the first value always passes (GYSignal's `diffrent`).
+    /// Drops a value equal to the previous one; the first value always passes (GYSignal's `diffrent`, Combine's
+    /// `removeDuplicates`).
     ///
     /// The previous value is remembered per subscription. This is what breaks the loop of a two-way binding.
-    public func different() -> Signal {
+    public func distinctUntilChanged() -> Signal {
         Signal { downstream in
             let last = LastValue<Value>()
-            return subscribe(Subscriber(
+            return subscribe(SignalSubscriber(
                 value: { value in
                     if last.value != value {
                         last.value = value
@@ -18,7 +19,14 @@ extension Signal where Value: Equatable {
     }
 }
 
-/// `different()`'s memory. `@unchecked Sendable`: only touched inside the upstream subscriber's value callback, which
+extension Signal where Value: Equatable {
+    /// GYSignal's name (`diffrent`, spelt right) for ``distinctUntilChanged()``.
+    public func different() -> Signal {
+        distinctUntilChanged()
+    }
+}
+
+/// `distinctUntilChanged()`'s memory. `@unchecked Sendable`: only touched inside the upstream subscriber's value callback, which
 /// the subscriber serialises, so no two threads touch it at once.
 final class LastValue<Value>: @unchecked Sendable {
     var value: Value?

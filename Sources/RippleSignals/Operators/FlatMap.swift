@@ -6,7 +6,7 @@ extension Signal {
     /// The first error, from the source or any inner signal, ends the result and disposes the rest. The result
     /// completes once the source *and* every inner signal have completed (GYSignal completes on the first one).
     @inlinable
-    public func flattenMap<Output: Sendable>(
+    public func flatMap<Output: Sendable>(
         _ transform: @escaping @Sendable (Value) -> Signal<Output, Failure>
     ) -> Signal<Output, Failure> {
         // Inlinable so that the per-subscription state and its callbacks are specialised in the caller's module: no
@@ -20,7 +20,7 @@ extension Signal {
     }
 }
 
-/// One subscription of `flattenMap`: the completion group of the source and the inner signals, the target of the
+/// One subscription of `flatMap`: the completion group of the source and the inner signals, the target of the
 /// source's callbacks, and the disposer the action returns — one object, so the callbacks capture only it (a closure
 /// capturing one object needs no allocation of its own).
 ///
@@ -32,7 +32,7 @@ final class FlattenMapState<Input: Sendable, Output: Sendable, Failure: Error>: 
     @usableFromInline let transform: @Sendable (Input) -> Signal<Output, Failure>
 
     @inlinable
-    init(downstream: Subscriber<Output, Failure>, transform: @escaping @Sendable (Input) -> Signal<Output, Failure>) {
+    init(downstream: SignalSubscriber<Output, Failure>, transform: @escaping @Sendable (Input) -> Signal<Output, Failure>) {
         self.transform = transform
         super.init(downstream: downstream)
     }
@@ -41,7 +41,7 @@ final class FlattenMapState<Input: Sendable, Output: Sendable, Failure: Error>: 
     /// disposer, so there is no cycle.
     @inlinable
     func start(_ upstream: Signal<Input, Failure>) {
-        let source = upstream.subscribe(Subscriber(
+        let source = upstream.subscribe(SignalSubscriber(
             value: { self.receive($0) },
             error: { self.downstream.sendError($0) },
             // Not `Self.sourceID`: naming `Self` would capture the dynamic type too, and a closure capturing more

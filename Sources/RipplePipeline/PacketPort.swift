@@ -3,7 +3,7 @@ import RippleCore
 /// Produces packets: the seed's port. Subclass it and call ``emit(_:portNumber:)`` when something happens.
 ///
 /// ```swift
-/// final class ShareEventPort: Port<SharePacket> {
+/// final class ShareEventPort: PacketPort<SharePacket> {
 ///     func receiveShareEvent(_ event: [String: String]) {
 ///         emit(SharePacket(docId: event["docId"] ?? "", userId: event["userId"] ?? ""), portNumber: 100)
 ///     }
@@ -15,7 +15,7 @@ import RippleCore
 /// holds its plumbers weakly, so a freed plumber simply stops receiving.
 ///
 /// `@unchecked Sendable`: the wiring list is only touched under `ObjectList`'s lock, the route is a `RouteSlot`.
-open class Port<P: Packet>: @unchecked Sendable {
+open class PacketPort<P: Packet>: @unchecked Sendable {
     // Cores, not plumbers: a freed plumber shuts its core down; the port skips it and prunes it on the next wiring.
     // Each entry is a `PlumberCore<P>`.
     let plumbers = ObjectList()
@@ -105,4 +105,4 @@ open class Port<P: Packet>: @unchecked Sendable {
     }
 }
 
-let portCounter = LiveObjectCounter("RipplePipeline.Port")
+let portCounter = LiveObjectCounter("RipplePipeline.PacketPort")

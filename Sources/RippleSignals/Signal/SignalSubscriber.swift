@@ -1,9 +1,9 @@
 import RippleCore
 import Synchronization
 
-let subscriberCounter = LiveObjectCounter("Signal.Subscriber")
+let subscriberCounter = LiveObjectCounter("Signal.SignalSubscriber")
 
-/// Counts a subscriber made by `Subscriber.init`, which is inlinable and cannot name the package-level counter.
+/// Counts a subscriber made by `SignalSubscriber.init`, which is inlinable and cannot name the package-level counter.
 @usableFromInline
 func countSubscriberMade() {
     subscriberCounter.increment()
@@ -19,7 +19,7 @@ func countSubscriberMade() {
 /// - callbacks never run under an internal lock;
 /// - the cleanup returned by the signal's action runs exactly once: on disposal, right after the terminal event's
 ///   callback, or when the subscriber is freed.
-public final class Subscriber<Value: Sendable, Failure: Error>: @unchecked Sendable {
+public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked Sendable {
     @usableFromInline
     enum Event {
         case value(Value)
@@ -276,7 +276,7 @@ public final class Subscriber<Value: Sendable, Failure: Error>: @unchecked Senda
     }
 }
 
-/// Where `closeForTerminalEvent` sends a terminal event. Not nested in the generic `Subscriber`: a nested enum would
+/// Where `closeForTerminalEvent` sends a terminal event. Not nested in the generic `SignalSubscriber`: a nested enum would
 /// be generic too, and naming it would look its metadata up at run time.
 private enum TerminalRoute {
     /// The subscription already ended or was disposed.

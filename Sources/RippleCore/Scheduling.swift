@@ -2,16 +2,16 @@
 ///
 /// Every time-based operator in Ripple takes a scheduler, so tests can pass `RippleTesting.TestScheduler` and
 /// control time exactly instead of sleeping.
-public protocol Scheduler: Sendable {
+public protocol Scheduling: Sendable {
     /// The scheduler's clock, measured from an arbitrary fixed origin. Only differences between readings matter.
     var now: Duration { get }
 
     /// Runs `action` as soon as the scheduler can.
     @discardableResult
-    func schedule(_ action: @escaping @Sendable () -> Void) -> any Cancellable
+    func schedule(_ action: @escaping @Sendable () -> Void) -> any CancelToken
 
     /// Runs `action` once `delay` has passed on this scheduler's clock. A zero or negative delay means
     /// "as soon as possible", as with `DispatchQueue.asyncAfter` and a deadline in the past.
     @discardableResult
-    func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Cancellable
+    func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any CancelToken
 }
