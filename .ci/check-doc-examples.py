@@ -17,6 +17,8 @@ and link a hundred executables; the modules it imports here are the ones `swift 
 
     .ci/check-doc-examples.py                   # every block
     .ci/check-doc-examples.py --only Sources/RippleNodes/RippleNodes.docc/Syncing.md --only README.md
+    .ci/check-doc-examples.py --only FILE --run  # also link and run each block, to compare its output with its
+                                                 # comments (a failed assert shows); not in CI: some blocks wait
 """
 import argparse
 import concurrent.futures
@@ -108,7 +110,28 @@ def build_modules():
     return pathlib.Path(bin_path) / "Modules"
 
 
-def compile_block(block, modules):
+def library_objects(modules):
+    """The object files of Ripple's library modules and what they use, to link a block for --run."""
+    skipped = ("Tests", "LeakChecks", "RippleTour", "OpenCombine", "Benchmark")
+    return [str(path) for folder in sorted(modules.parent.glob("*.build"))
+            if not any(word in folder.name for word in skipped) for path in sorted(folder.glob("*.o"))]
+
+
+def run_block(block, modules):
+    """Links the block and runs it (10 s at most). Returns (output lines, failed)."""
+    executable = block.folder / "example"
+    link = subprocess.run(["swiftc", "-swift-version", "6", "-I", str(modules), str(block.folder / "main.swift"),
+                           *library_objects(modules), "-o", str(executable)], capture_output=True, text=True)
+    if link.returncode != 0:
+        return (link.stdout + link.stderr).splitlines(), True
+    try:
+        run = subprocess.run([str(executable)], capture_output=True, text=True, timeout=10)
+    except subprocess.TimeoutExpired as timeout:
+        return [f"(still running after 10 s; output so far:)", *(timeout.stdout or b"").decode().splitlines()], False
+    return (run.stdout + run.stderr).splitlines(), run.returncode != 0
+
+
+def compile_block(block, modules, run=False):
     """Returns (block, diagnostics as text lines, failed)."""
     if block.is_manifest:
         write_if_changed(block.folder / "Package.swift", block.text)
@@ -129,6 +152,9 @@ def compile_block(block, modules):
                     f"{match['kind']}: {match['message']}")
         if line.strip():
             mapped.append(line.replace(str(ROOT) + "/", ""))
+    if run and not failed and not block.is_manifest:
+        output, failed = run_block(block, modules)
+        mapped += ["run" + (" (failed)" if failed else "") + ":"] + ["  " + line for line in output]
     return block, mapped, failed
 
 
@@ -136,6 +162,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", action="append", metavar="FILE",
                         help="check only this Markdown file (repeatable); default: README.md and every catalog")
+    parser.add_argument("--run", action="store_true", help="also link and run every block, printing its output")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     arguments = parser.parse_args()
 
@@ -151,7 +178,11 @@ def main():
 
     failures = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=arguments.jobs) as pool:
-        for block, diagnostics, failed in pool.map(lambda block: compile_block(block, modules), blocks):
+        for block, diagnostics, failed in pool.map(lambda block: compile_block(block, modules, arguments.run), blocks):
+            if arguments.run and not failed:
+                print(f"\n✓ {block.where} (block {block.index} of {block.markdown})")
+                for line in diagnostics:
+                    print("  " + line)
             if failed:
                 failures.append(block)
                 print(f"\n✗ {block.where} (block {block.index} of {block.markdown})")
