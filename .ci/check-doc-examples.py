@@ -144,7 +144,9 @@ def compile_block(block, modules, run=False):
                    "-I", str(modules), str(source)]
     result = subprocess.run(command, capture_output=True, text=True)
     failed, mapped = result.returncode != 0, []
-    for line in (result.stdout + result.stderr).splitlines():
+    # A manifest's stdout is the package's JSON description, noise unless the evaluation failed.
+    output = result.stderr if block.is_manifest and result.returncode == 0 else result.stdout + result.stderr
+    for line in output.splitlines():
         match = DIAGNOSTIC.match(line)
         if match and pathlib.Path(match["path"]).resolve() == source.resolve():
             failed = failed or match["kind"] != "note"
