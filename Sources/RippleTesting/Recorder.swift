@@ -5,7 +5,7 @@ import RippleCore
 ///
 /// Give it the ``TestScheduler`` that drives the test and each event carries the virtual time it arrived at; without
 /// one every time is `.zero`. Nodes feed it through `withBlock(recorder.record)`, signals through
-/// `signal.subscribe(recorder)`; ``TestScheduler/start(created:subscribed:disposed:_:)-(_,_,_,()->Signal<Value,Failure>)`` does both for you.
+/// `signal.subscribe(recorder)`; `TestScheduler.start(created:subscribed:disposed:_:)` does both for you.
 ///
 /// ```swift
 /// let scheduler = TestScheduler()
