@@ -28,7 +28,9 @@ import RippleCore
 /// `@unchecked Sendable`: all mutable state is in `state`, guarded by its `Locked` lock.
 public final class Plumber<P: Packet>: @unchecked Sendable {
     @usableFromInline let core = PlumberCore<P>()
-    private let ports = Locked<[PacketPort<P>]>([])
+    /// Each wired source's outlet, and the source itself, which the plumber keeps alive as the seed's `portArr` does.
+    /// Never touched but to keep it alive and release it, so a source that is not `Sendable` may be held here.
+    private let ports = Locked<[(outlet: PacketOutlet<P>, source: AnyObject)]>([])
 
     public init() {
         plumberCounter.increment()
@@ -43,21 +45,23 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
     /// The ports run the chains they were last given: hand them the current one after every change.
     @usableFromInline
     func reroutePorts() {
-        for port in ports.withLock({ $0 }) { port.reroute() }
+        for port in ports.withLock({ $0 }) { port.outlet.reroute() }
     }
 
     // MARK: Wiring
 
-    /// Wires `port` to this plumber now: from here on, every packet it emits runs through the chain. Adding the same
-    /// port twice wires it once. The plumber keeps the port alive.
+    /// Wires `port` — a ``PacketPort`` subclass or any ``PacketSource`` — to this plumber now: from here on, every
+    /// packet it emits runs through the chain. Adding the same port twice wires it once. The plumber keeps the port
+    /// alive (an object that owns its plumber and is also its port makes a cycle: give it a port of its own).
     @discardableResult
-    public func addPort(_ port: PacketPort<P>) -> Plumber<P> {
+    public func addPort(_ port: some PacketSource<P>) -> Plumber<P> {
+        let outlet = port.packetOutlet
         let isNew = ports.withLock { ports -> Bool in
-            if ports.contains(where: { $0 === port }) { return false }
-            ports.append(port)
+            if ports.contains(where: { $0.outlet.wiring === outlet.wiring }) { return false }
+            ports.append((outlet, port))
             return true
         }
-        if isNew { port.wire(to: core) }
+        if isNew { outlet.wire(to: core) }
         return self
     }
 

@@ -6,7 +6,7 @@ enum PipelineLeakWorkload {
         var value: Int
     }
 
-    final class NumberPort: PacketPort<Packet>, @unchecked Sendable {}
+    final class NumberPort: PacketPort<Packet> {}
 
     /// A plumber with two ports and passing, replacing and blocking stages; packets emitted, then all dropped.
     static func run() {
