@@ -138,6 +138,15 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
         }
     }
 
+    /// Runs `packet` as it is on the calling thread and returns its first outcome — or nil and the first stage that
+    /// kept its `next`, when the chain returned before any outcome (for the synchronous `runSerially(_:_:)`).
+    func processSynchronously(_ packet: P) -> (result: PipelineResult<P>?, keptAt: Int?) {
+        let chain = core.currentChain.unsafelyUnwrapped
+        let sink = ResultSink<P>()
+        withExtendedLifetime(sink) { chain.run(from: 0, packet, sink: Unmanaged.passUnretained(sink)) }
+        return (sink.firstResult, sink.stageThatKeptNext)
+    }
+
     // MARK: Inspecting
 
     /// The stages in order.
