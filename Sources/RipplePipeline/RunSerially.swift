@@ -26,7 +26,7 @@ public func runSerially<P: Packet>(_ stages: [any PipelineStage<P>], _ packet: P
 ///
 /// Every stage must pass `next` on or let it go before its `receive` returns, as synchronous stages do. A stage that
 /// keeps `next` to call it later leaves no outcome to return: that stops the program with a message naming the
-/// stage (use `await runSerially(_:_:)` for such stages). In an `async` context Swift picks the `async` form;
+/// stage (use `await runSerially(_:_:)` for such stages). In an `async` function Swift picks the `async` form;
 /// both give the same result for synchronous stages.
 public func runSerially<P: Packet>(_ stages: [any PipelineStage<P>], _ packet: P) -> PipelineResult<P> {
     let plumber = serialPlumber(stages)
