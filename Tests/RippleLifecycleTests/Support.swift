@@ -175,8 +175,23 @@ enum DeliveryPath: String, CaseIterable, CustomTestStringConvertible {
     }
 }
 
+/// A screen whose overrides do work before and after `super`; the five overrides are spelled out in each class
+/// hierarchy (a `LifecycleController` and the UIKit recipe's base class), as an app's screens would.
+@MainActor
+protocol WorksAroundSuper: TitledHost {
+    var log: EventLog { get }
+}
+
+extension WorksAroundSuper {
+    func around(_ event: LifecycleEvent, _ callSuper: () -> Void) {
+        log.append("\(title) before \(event)")
+        callSuper()
+        log.append("\(title) after \(event)")
+    }
+}
+
 /// A `LifecycleController` whose overrides do work before and after `super`.
-final class AroundSuperScreen: LifecycleController, TitledHost {
+final class AroundSuperScreen: LifecycleController, WorksAroundSuper {
     let title: String
     let log: EventLog
 
@@ -184,12 +199,6 @@ final class AroundSuperScreen: LifecycleController, TitledHost {
         self.title = title
         self.log = log
         super.init(globals: globals)
-    }
-
-    private func around(_ event: LifecycleEvent, _ callSuper: () -> Void) {
-        log.append("\(title) before \(event)")
-        callSuper()
-        log.append("\(title) after \(event)")
     }
 
     override func viewDidLoad() { around(.didLoad) { super.viewDidLoad() } }
@@ -244,18 +253,12 @@ class RecipeBaseViewController: FakeUIViewController, LifecycleHost {
 }
 
 /// An app's screen derived from the recipe's base class, with work before and after `super`.
-final class RecipeScreen: RecipeBaseViewController, TitledHost {
+final class RecipeScreen: RecipeBaseViewController, WorksAroundSuper {
     let title: String
 
     init(_ title: String, log: EventLog, globals: LifecycleActions) {
         self.title = title
         super.init(log: log, globals: globals)
-    }
-
-    private func around(_ event: LifecycleEvent, _ callSuper: () -> Void) {
-        log.append("\(title) before \(event)")
-        callSuper()
-        log.append("\(title) after \(event)")
     }
 
     override func viewDidLoad() { around(.didLoad) { super.viewDidLoad() } }
