@@ -30,7 +30,8 @@ public struct PacketOutlet<P: Packet>: Sendable {
     func emit(_ packet: P, portNumber: Int) -> Bool {
         var stamped = packet
         stamped.portNumber = portNumber
-        // The route is borrowed, not retained, and read without a lock (see `enterClaimingFrame()`); it keeps its chains alive.
+        // The route is borrowed, not retained, and read without a lock (see `enterClaimingFrame()`); it keeps its
+        // chains alive.
         let claim = wiring.snapshot.enterClaimingFrame()
         defer { wiring.snapshot.leave(claim) }
         guard let current = claim.route else { return false }
@@ -39,7 +40,8 @@ public struct PacketOutlet<P: Packet>: Sendable {
             if let sole = current.sole, let frame = claim.frame {
                 current.frameRefs[frame]._withUnsafeGuaranteedRef { frame in
                     sole._withUnsafeGuaranteedRef {
-                        unsafeDowncast($0, to: Chain<P>.self).run(stamped, in: unsafeDowncast(frame, to: FrameHead<P>.self))
+                        unsafeDowncast($0, to: Chain<P>.self)
+                            .run(stamped, in: unsafeDowncast(frame, to: FrameHead<P>.self))
                     }
                 }
                 return true

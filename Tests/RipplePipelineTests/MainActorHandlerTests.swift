@@ -18,7 +18,9 @@ final class NumbersViewModel {
     func bind(to plumber: Plumber<Number>) {
         plumber
             .onMainActorOutput { [weak self] packet in self?.update { $0.outputs.append(packet.value) } }
-            .onMainActorBlocked { [weak self] packet, stage in self?.update { $0.blocked.append("\(packet.value) \(stage)") } }
+            .onMainActorBlocked { [weak self] packet, stage in
+                self?.update { $0.blocked.append("\(packet.value) \(stage)") }
+            }
             .onMainActorFailure { [weak self] packet, stage, error in
                 self?.update { $0.failures.append("\(packet.value) \(stage.name) \(error)") }
             }
