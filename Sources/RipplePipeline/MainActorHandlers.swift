@@ -1,4 +1,4 @@
-import Dispatch
+import RippleCore
 
 // The main-actor forms of the plumber's handlers, for a `@MainActor` view model or UI that updates itself from a
 // plumber without `MainActor.assumeIsolated`.
@@ -48,10 +48,10 @@ extension Plumber {
     }
 }
 
-/// Enqueues `body` on the main queue, the main actor's executor: FIFO, unlike separate tasks, whose order the
-/// language does not promise.
+/// Enqueues `body` on the main queue, the main actor's executor, through `.main`: FIFO, unlike separate tasks, whose
+/// order the language does not promise.
 private func runOnMainActor(_ body: @escaping @MainActor @Sendable () -> Void) {
-    DispatchQueue.main.async {
+    QueueScheduler.main.schedule {
         MainActor.assumeIsolated(body)
     }
 }
