@@ -6,7 +6,9 @@
 package final class Lock: @unchecked Sendable {
     @usableFromInline let raw = RawLock()
 
-    @inlinable
+    // Not inlinable: with library evolution an inlinable class initializer must delegate to another one, and a class
+    // has no layout a client may rely on. Building a `Lock` allocates anyway; the call is noise beside that.
+    @usableFromInline
     package init() {}
 
     @inlinable @inline(__always)
