@@ -36,7 +36,7 @@ extension Listening {
         return mainActorListener(on: scheduler) { value, _ in block(value) }
     }
 
-    /// The context-carrying form of ``withBlock(on:_:)-(QueueScheduler,_)``.
+    /// The context-carrying form of the `@MainActor` `withBlock(on:_:)` above.
     @discardableResult
     public func withContextBlock(on scheduler: QueueScheduler,
                                  _ block: @escaping @MainActor (Value, (any Sendable)?) -> Void) -> any CancelToken {
