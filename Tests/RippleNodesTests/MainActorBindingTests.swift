@@ -39,7 +39,7 @@ func drainMainQueue() async {
     await withCheckedContinuation { done in DispatchQueue.main.async { done.resume() } }
 }
 
-@Suite("Binding: @MainActor @Observable models")
+@Suite("Binding: @MainActor @Observable models", .timeLimit(.minutes(1)))
 struct MainActorBindingTests {
     @Test @MainActor func observingEndsOnTheLastWrittenValue() async {
         let viewModel = ArticleViewModel()

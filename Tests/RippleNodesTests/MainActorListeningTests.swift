@@ -53,7 +53,7 @@ final class MainActorLog {
     var entries: [String] = []
 }
 
-@Suite("Listening: @MainActor blocks on .main")
+@Suite("Listening: @MainActor blocks on .main", .timeLimit(.minutes(1)))
 struct MainActorListeningTests {
     @Test @MainActor func valuesSetOnOtherThreadsArriveOnTheMainQueueInOrder() async {
         let node = MutableNode("first")

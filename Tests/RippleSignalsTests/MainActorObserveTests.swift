@@ -17,7 +17,7 @@ final class PlainBasket: @unchecked Sendable {
     var count = 0
 }
 
-@Suite("observe(_:_:on:): @MainActor @Observable models")
+@Suite("observe(_:_:on:): @MainActor @Observable models", .timeLimit(.minutes(1)))
 struct MainActorObserveTests {
     /// Lets everything already queued on the main queue run (it is FIFO), without sleeping.
     @MainActor
