@@ -27,7 +27,10 @@ import Synchronization
 /// `@inlinable` per-value path, specialised in the client's module, can take it.
 ///
 /// Never call user code or a downstream while holding it: snapshot under the lock, unlock, then call out.
-@usableFromInline
+///
+/// `@frozen`: rooms store it inline and take it from `@inlinable` code; with library evolution (a binary framework)
+/// the layout must be fixed for that, and for the inlinable `init` to set the fields directly.
+@usableFromInline @frozen
 package struct RawLock: ~Copyable, @unchecked Sendable {
     #if canImport(Darwin)
     @usableFromInline let primitive: UnsafeMutablePointer<os_unfair_lock>

@@ -15,6 +15,7 @@ import RippleCore
 /// blocks the packet, which ``Plumber/onBlocked(_:)`` reports with the stage's name.
 ///
 /// If the plumber has been freed by the time a kept `Next` is called or dropped, nothing runs and nothing is reported.
+@frozen
 public struct Next<P: Packet>: Sendable {
     @usableFromInline let box: NextBox<P>
 

@@ -33,7 +33,7 @@ final class Route: @unchecked Sendable {
 }
 
 /// What `enterClaimingFrame()` gives an emit: the route it borrows and the frame it may use in each chain.
-@usableFromInline
+@usableFromInline @frozen
 struct RouteClaim {
     @usableFromInline let route: Unmanaged<Route>?
     /// The claimed bit of the port's reader count (0: every frame was in use).

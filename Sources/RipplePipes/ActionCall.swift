@@ -4,6 +4,7 @@
 /// let result = pipe.someFunc(999, [1, 2, 3])          // callAsFunction
 /// let later = await pipe.someFunc.callAsync(999, nil)  // awaits async actions
 /// ```
+@frozen
 public struct ActionCall<Actions: Sendable, each Argument, Result>: Sendable {
     @usableFromInline let pipe: ActionPipe<Actions>
     /// The key's slot only: copying the whole key would retain its name on every call.

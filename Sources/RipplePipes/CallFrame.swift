@@ -2,7 +2,7 @@
 ///
 /// A synchronous call keeps its frame on its own stack and its ``ActionProcess`` points at it; an async call, or a
 /// process still referenced when its call ends, keeps it in a ``FrameBox``.
-@usableFromInline
+@usableFromInline @frozen
 struct CallFrame<each Argument, Result> {
     @usableFromInline var arguments: (repeat each Argument)
     /// `nil` until an action ran.
@@ -18,7 +18,7 @@ struct CallFrame<each Argument, Result> {
 /// A frame on the heap, for calls whose process must outlive the caller's stack.
 ///
 /// `@unchecked Sendable`: the frame is only touched under the lock of the process that owns the box.
-@usableFromInline
+@usableFromInline @_fixed_layout
 final class FrameBox<each Argument, Result>: @unchecked Sendable {
     @usableFromInline let pointer: UnsafeMutablePointer<CallFrame<repeat each Argument, Result>>
 

@@ -8,6 +8,7 @@ let listenEdgeCounter = LiveObjectCounter("ListenEdge")
 ///
 /// `@unchecked Sendable`: `node` is written once after init, by the one `cancel()` that flips `cancelled`; `live` is
 /// only touched under the node's lock (the node it was created for); `action` is immutable.
+@_fixed_layout
 public final class ListenEdge<Value: Sendable>: CancelToken, @unchecked Sendable {
     /// An atomic flag rather than a lock: only one `cancel()` may win, and nothing else needs guarding.
     private let cancelled = Atomic<Bool>(false)

@@ -10,6 +10,7 @@ let transformCounter = LiveObjectCounter("Transform")
 ///
 /// `@unchecked Sendable`: `fromStorage`, `toTarget`/`toAnchor`, the registration and `nameStorage` are only touched
 /// under `edgeLock`; `push` is set only while initialising.
+@_fixed_layout
 open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, UpstreamEdge, @unchecked Sendable {
     @usableFromInline final let edgeLock = RawLock()
     // Guarded by `edgeLock`, so the dynamic exclusivity checks are turned off.

@@ -24,7 +24,7 @@ struct ReleasedEdges {
 }
 
 /// The edges a propagation took with ``Node/beginReadingEdges()``: the object, unretained, and its shape.
-@usableFromInline
+@usableFromInline @frozen
 struct EdgesSnapshot {
     @usableFromInline let object: Unmanaged<AnyObject>
     @usableFromInline let shape: NodeEdges.Shape

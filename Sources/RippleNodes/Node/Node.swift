@@ -16,6 +16,7 @@ let nodeCounter = LiveObjectCounter("Node")
 ///
 /// `@unchecked Sendable`: every mutable stored property below is read and written only under `lock` (`edgesVersion`
 /// is atomic and only written under it).
+@_fixed_layout
 public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @unchecked Sendable {
     @usableFromInline final let lock = RawLock()
     /// The engine's per-thread states, kept here so a set reaches them without the global's lazy-initialisation

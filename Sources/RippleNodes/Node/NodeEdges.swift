@@ -28,6 +28,7 @@ struct NodeEdges {
         self.init(object: list, shape: .list)
     }
 
+    @usableFromInline
     static var empty: NodeEdges { NodeEdges(EdgeList.empty) }
 
     private var list: EdgeList? {

@@ -170,6 +170,7 @@ final class PropagationState {
 /// ``Transform/emit(_:senders:context:)``; to carry a value across a scheduler, keep ``snapshot()`` and emit with
 /// ``Transform/emit(_:after:context:)``. A sender list is only valid during the call that received it, on that
 /// thread: it refers to the thread's propagation state without retaining it.
+@frozen
 public struct SenderList {
     // The thread's state outlives every propagation on that thread (see `PropagationState.current`). Held as
     // `Unmanaged` and borrowed on the hot path: an `unowned(unsafe)` reference is retained around each use.

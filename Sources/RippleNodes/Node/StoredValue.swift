@@ -11,7 +11,7 @@
 typealias StoredValueBytes = (UInt, UInt, UInt, UInt)
 
 /// A value too large for ``StoredValueBytes``; the bytes hold it retained, as an `Unmanaged<AnyObject>`.
-@usableFromInline
+@usableFromInline @_fixed_layout
 final class StoredValueBox<Value> {
     @usableFromInline var value: Value
 

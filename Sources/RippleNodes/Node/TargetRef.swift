@@ -51,6 +51,7 @@ package struct TargetRef: @unchecked Sendable {
 }
 
 /// Keeps a ``TargetRef`` valid: it holds the object's memory (unowned) and, in the fallback, the weak box.
+@usableFromInline
 package struct TargetAnchor: @unchecked Sendable {
     // Immutable; `object` is never upgraded through this field (that would trap on a deinitialising object).
     private unowned let object: AnyObject

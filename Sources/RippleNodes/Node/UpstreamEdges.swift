@@ -1,10 +1,14 @@
 /// A node's upstream transforms, in link order. Almost every node has exactly one (the transform of the operator
 /// that made it), so the first is stored inline and only the rest in an array: an array would cost every node an
 /// allocation.
+@usableFromInline
 struct UpstreamEdges {
     /// Nil only when there are none: `rest` is empty then.
     private var first: (any UpstreamEdge)?
     private var rest: [any UpstreamEdge] = []
+
+    @usableFromInline
+    init() {}
 
     var isEmpty: Bool {
         first == nil

@@ -8,7 +8,7 @@ import RippleCore
 ///
 /// `@unchecked Sendable`: the bytes behind `latest` and `isFilled`, `filled` and `stopped` are only touched under
 /// `lock`; `count` is immutable.
-@usableFromInline
+@usableFromInline @_fixed_layout
 final class CombineState<Output: Sendable>: @unchecked Sendable {
     @usableFromInline let lock = RawLock()
     /// Room for one `Output`; element `i` is initialised exactly while `isFilled[i]`.
@@ -84,7 +84,7 @@ final class CombineState<Output: Sendable>: @unchecked Sendable {
 }
 
 /// One input's edge into a combined node: element `index` of the output tuple, at byte `offset`.
-@usableFromInline
+@usableFromInline @_fixed_layout
 final class CombineInput<Input: Sendable, Output: Sendable>: Transform<Input, Output>, @unchecked Sendable {
     @usableFromInline let state: CombineState<Output>
     @usableFromInline let index: Int
@@ -132,7 +132,7 @@ final class CombineInput<Input: Sendable, Output: Sendable>: Transform<Input, Ou
 }
 
 /// Builds one `combine`: its state, its output node, and one linked input per element, in order.
-@usableFromInline
+@usableFromInline @frozen
 struct CombineBuilder<Output: Sendable> {
     @usableFromInline let state: CombineState<Output>
     @usableFromInline let output: MutableNode<Output>
@@ -156,7 +156,7 @@ struct CombineBuilder<Output: Sendable> {
 
 /// Where each element of a tuple lies: at the next offset its alignment allows, as in a struct (Swift's documented
 /// tuple layout; the mixed-alignment tests of `PackAssemblyTests` and `CombineSpecialisationTests` rely on it).
-@usableFromInline
+@usableFromInline @frozen
 struct TupleLayout {
     @usableFromInline var count = 0
     @usableFromInline var size = 0

@@ -1,5 +1,5 @@
 /// Passes only the values a predicate accepts; the others leave the downstream node unchanged.
-@usableFromInline
+@usableFromInline @_fixed_layout
 final class FilterTransform<Value: Sendable>: Transform<Value, Value>, @unchecked Sendable {
     @usableFromInline let isIncluded: @Sendable (Value) -> Bool
 

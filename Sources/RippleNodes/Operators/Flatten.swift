@@ -9,7 +9,7 @@ import RippleCore
 ///
 /// `@unchecked Sendable`: `follower` and `isFollowerLinked` are only touched under `edgeLock`; `select` is
 /// immutable.
-@usableFromInline
+@usableFromInline @_fixed_layout
 final class FlattenTransform<Input: Sendable, Inner: Sendable>: Transform<Input, Inner>, @unchecked Sendable {
     @usableFromInline let select: @Sendable (Input) -> Node<Inner>
     /// The pass-through linking the current inner node into the output, if it needed one.

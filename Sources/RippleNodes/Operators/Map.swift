@@ -1,5 +1,5 @@
 /// Applies a closure to every value (`EZRMapTransform`).
-@usableFromInline
+@usableFromInline @_fixed_layout
 final class MapTransform<Input: Sendable, Output: Sendable>: Transform<Input, Output>, @unchecked Sendable {
     @usableFromInline let body: @Sendable (Input) -> Output
 

@@ -6,7 +6,7 @@ import RippleCore
 ///
 /// `@unchecked Sendable`: `nonEmpty`, `stopped` and every queue's values are only touched under `lock`; `queues`
 /// is filled while building, before any input is linked, and only read afterwards.
-@usableFromInline
+@usableFromInline @_fixed_layout
 final class ZipState<Output: Sendable>: @unchecked Sendable {
     @usableFromInline let lock = RawLock()
     @usableFromInline let count: Int
@@ -78,7 +78,7 @@ class ZipQueue: @unchecked Sendable {
 }
 
 /// One input's not-yet-paired values. `@unchecked Sendable`: `values` is only touched under its state's lock.
-@usableFromInline
+@usableFromInline @_fixed_layout
 final class TypedZipQueue<Input>: ZipQueue, @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var values = Deque<Input>()
 
@@ -95,7 +95,7 @@ final class TypedZipQueue<Input>: ZipQueue, @unchecked Sendable {
 }
 
 /// One input's edge into a zipped node.
-@usableFromInline
+@usableFromInline @_fixed_layout
 final class ZipInput<Input: Sendable, Output: Sendable>: Transform<Input, Output>, @unchecked Sendable {
     @usableFromInline let state: ZipState<Output>
     @usableFromInline let queue: TypedZipQueue<Input>
@@ -137,7 +137,7 @@ final class ZipInput<Input: Sendable, Output: Sendable>: Transform<Input, Output
 }
 
 /// Builds one `zip`: its state, its output node, and one linked input per element, in order.
-@usableFromInline
+@usableFromInline @frozen
 struct ZipBuilder<Output: Sendable> {
     @usableFromInline let state: ZipState<Output>
     @usableFromInline let output: MutableNode<Output>

@@ -7,8 +7,9 @@ import RippleCore
 /// Observation tells about a change *before* it happens (`willSet`) and once per registration, so each
 /// notification schedules, on `scheduler`, a read of the new value and a fresh registration. Changes made in one
 /// synchronous burst before that read runs arrive as one value — the latest — the way SwiftUI sees them; values never
-/// arrive out of order. Reads happen on `scheduler`, so pass the scheduler the object lives on (`.main` for a UI
-/// model). For a synchronous stream of every assignment, use ``ObservableProperty``.
+/// arrive out of order. Reads happen on `scheduler`, so pass the scheduler the object lives on (`.main` for a
+/// `@MainActor` model). `.immediate` stops with a message naming this function: it would read inside `willSet` and
+/// keep the old value. For a synchronous stream of every assignment, use ``ObservableProperty``.
 ///
 /// ```swift
 /// observe(order, \.purchaseNum, on: .main).subscribe { print("value=\($0)") }
@@ -18,6 +19,11 @@ public func observe<Object: AnyObject & Observable & SendableMetatype, Value: Se
     _ keyPath: KeyPath<Object, Value>,
     on scheduler: some Scheduling
 ) -> Signal<Value, Never> {
+    if scheduler is SynchronousScheduler {
+        programmerError("observe(_:_:on:) cannot use .immediate: Observation reports a change before the property is "
+            + "written, so an immediate read would keep the old value; pass the scheduler the object lives on "
+            + "(.main for a @MainActor model, or a TestScheduler)")
+    }
     let source = ObservedSource(object: object, keyPath: keyPath)
     return Signal { subscriber in
         let observation = Observing(source: source, subscriber: subscriber, scheduler: scheduler)

@@ -3,7 +3,7 @@ import RippleCore
 /// Per-subscription state of the two-input `combineLatest` (the spelled-out overload): the four-input state's
 /// design for two inputs (see `CombineLatest4`), so the common pair is specialised in the caller's module too.
 /// `@unchecked Sendable`: the slots and bit sets are guarded by the inherited `lock`.
-@usableFromInline
+@usableFromInline @_fixed_layout
 final class CombineLatest2<A: Sendable, B: Sendable, Failure: Error>: LatestSlotsState<(A, B), Failure>,
     @unchecked Sendable
 {

@@ -23,7 +23,7 @@ extension Signal {
 /// destroying an optional of a generic type there looks the optional's metadata up (four lookups per subscription),
 /// while a slot is destroyed with its element type's own value witnesses. `@unchecked Sendable`: the slots and bit
 /// sets are guarded by the inherited `lock`.
-@usableFromInline
+@usableFromInline @_fixed_layout
 final class CombineLatest4<A: Sendable, B: Sendable, C: Sendable, D: Sendable, Failure: Error>:
     LatestSlotsState<(A, B, C, D), Failure>, @unchecked Sendable
 {

@@ -25,7 +25,7 @@ extension Signal {
 /// capturing one object needs no allocation of its own).
 ///
 /// `@unchecked Sendable`: `transform` is immutable; the group's state is guarded by its lock.
-@usableFromInline
+@usableFromInline @_fixed_layout
 final class FlattenMapState<Input: Sendable, Output: Sendable, Failure: Error>: CompletionGroup<Output, Failure>,
     @unchecked Sendable
 {

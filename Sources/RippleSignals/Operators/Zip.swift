@@ -121,7 +121,7 @@ class ZipQueueBase {
 /// A ring buffer rather than an array: it runs unspecialised (its element type comes from a parameter pack), where
 /// every generic `Array` operation fetches metadata; moving values in and out of raw storage only calls the element
 /// type's value witnesses.
-@usableFromInline
+@usableFromInline @_fixed_layout
 final class ZipQueue<Element>: ZipQueueBase {
     @usableFromInline var storage: UnsafeMutablePointer<Element>
     @usableFromInline var capacity = 4

@@ -3,7 +3,7 @@ import RippleCore
 /// Per-subscription state of the two-input `zip` (the spelled-out overload): the pack form's queues (see `ZipState`)
 /// typed and specialised in the caller's module, with the two-input combineLatest's shape (raw-callback inputs, the
 /// state as their disposer). `@unchecked Sendable`: the queues and bit sets are guarded by the inherited `lock`.
-@usableFromInline
+@usableFromInline @_fixed_layout
 final class Zip2<A: Sendable, B: Sendable, Failure: Error>: AttachedInputsState<(A, B), Failure>, @unchecked Sendable {
     @usableFromInline let queueA = ZipQueue(of: A.self)
     @usableFromInline let queueB = ZipQueue(of: B.self)

@@ -3,7 +3,7 @@ import RippleCore
 /// The spelled-out `combineLatest` and `zip` states (two and four inputs): each attaches its inputs with raw
 /// callbacks and hands itself out as their disposer, so the inputs' subscriptions are kept here, up to four.
 /// `@unchecked Sendable`: `inputs` and `disposed` are guarded by the inherited `lock`.
-@usableFromInline
+@usableFromInline @_fixed_layout
 class AttachedInputsState<Output: Sendable, Failure: Error>: CombiningState<Output, Failure>, @unchecked Sendable {
     // Guarded by `lock`, which already excludes concurrent access: no dynamic exclusivity checks needed.
     /// The inputs' subscriptions, ended by ``dispose()``; a two-input state leaves the last two nil.

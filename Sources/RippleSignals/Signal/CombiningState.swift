@@ -7,7 +7,7 @@ import RippleCore
 /// outside it; the thread that finds the emitter idle delivers everything queued meanwhile, so the downstream sees
 /// tuples in the order they were built. A ``Disposer`` so that a subclass can hand itself out as its subscription's
 /// cleanup (the four-input combineLatest does). `@unchecked Sendable`: all mutable state is guarded by `lock`.
-@usableFromInline
+@usableFromInline @_fixed_layout
 class CombiningState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sendable {
     @usableFromInline
     enum Emission {

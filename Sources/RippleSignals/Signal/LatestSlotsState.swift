@@ -3,7 +3,7 @@ import RippleCore
 /// The spelled-out `combineLatest` states (two and four inputs): which inputs have sent a value and which have
 /// completed, as bit sets, and the rule for when the result completes. The typed slots stay in each subclass.
 /// `@unchecked Sendable`: the bit sets are guarded by the inherited `lock`.
-@usableFromInline
+@usableFromInline @_fixed_layout
 class LatestSlotsState<Output: Sendable, Failure: Error>: AttachedInputsState<Output, Failure>, @unchecked Sendable {
     /// One bit per input, all set; a subclass overrides it with its constant (a `final` subclass reads it
     /// statically on the per-value path).

@@ -14,6 +14,7 @@ import RippleCore
 /// let disposer = signal.subscribe(value: { print($0) }, error: { print($0) }, complete: { print("done") })
 /// disposer.dispose()
 /// ```
+@frozen
 public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     /// What subscribing does. One enum rather than an optional field per kind: a `Signal` is then the size of its
     /// largest case plus a tag (17 bytes for an `Int` signal, rather than 41), so it fits in the three-word inline

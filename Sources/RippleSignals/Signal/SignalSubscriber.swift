@@ -19,6 +19,7 @@ func countSubscriberMade() {
 /// - callbacks never run under an internal lock;
 /// - the cleanup returned by the signal's action runs exactly once: on disposal, right after the terminal event's
 ///   callback, or when the subscriber is freed.
+@_fixed_layout
 public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked Sendable {
     @usableFromInline
     enum Event {

@@ -40,7 +40,7 @@ extension Signal where Failure == Never {
 
 /// The callbacks of one `subscribe(value:error:complete:)`, in one object so that closures over them capture only
 /// it (a closure capturing one object allocates no context of its own).
-@usableFromInline
+@usableFromInline @_fixed_layout
 final class Callbacks<Value: Sendable, Failure: Error>: Sendable {
     @usableFromInline let value: (@Sendable (Value) -> Void)?
     @usableFromInline let error: (@Sendable (Failure) -> Void)?
