@@ -49,6 +49,65 @@ struct LeakTests {
         }
     }
 
+    /// The rule for every operator (issue 19): once every producer has let go of its subscriber without an end
+    /// event, nothing keeps the chain alive, so the subscriber at its end and everything its callbacks hold is freed.
+    @Test("chains are freed when every producer lets go of its subscriber unended", arguments: producerDropChains)
+    func producersLetGo(_ name: String) {
+        let chain = Self.producerDropChain(name)
+        let scheduler = TestScheduler()
+        expectReleased { tracker in
+            let a = ManualSource<Int, TestError>()
+            let b = ManualSource<Int, TestError>()
+            let received = tracker.track(Recorder<Int>(), "\(name): the subscriber's callbacks")
+            let disposer = chain(a.signal, b.signal, scheduler).subscribe(value: { received.record($0) })
+            scheduler.advance()
+            a.send(1)
+            b.send(2)
+            a.send(3)
+            scheduler.run()
+            a.forgetSubscribers()
+            b.forgetSubscribers()
+            scheduler.run()
+            #expect(disposer.isDisposed, "\(name): the subscription did not end")
+        }
+    }
+
+    typealias DropChain = @Sendable (Signal<Int, TestError>, Signal<Int, TestError>, TestScheduler)
+        -> Signal<Int, TestError>
+
+    /// Every operator, fed by two producers that keep their subscribers until told to forget them.
+    static let producerDropChainsByName: [String: DropChain] = [
+        "map": { a, _, _ in a.map { $0 + 1 } },
+        "filter": { a, _, _ in a.filter { $0 > 0 } },
+        "distinctUntilChanged": { a, _, _ in a.distinctUntilChanged() },
+        "take": { a, _, _ in a.take(5) },
+        "skip": { a, _, _ in a.skip(1) },
+        "retry": { a, _, _ in a.retry(2) },
+        "finally": { a, _, _ in a.finally {} },
+        "then": { a, b, _ in a.then(b) },
+        "merge": { a, b, _ in a.merge(b) },
+        "zip": { a, b, _ in a.zip(b).map { $0.0 + $0.1 } },
+        "zip3": { a, b, _ in a.zip(b, a).map { (x: (Int, Int, Int)) in x.0 + x.1 + x.2 } },
+        "combineLatest": { a, b, _ in a.combineLatest(b).map { $0.0 + $0.1 } },
+        "combineLatest3": { a, b, _ in a.combineLatest(b, a).map { (x: (Int, Int, Int)) in x.0 + x.1 + x.2 } },
+        "combineLatest4": { a, b, _ in
+            a.combineLatest(b, a, b).map { (x: (Int, Int, Int, Int)) in x.0 + x.1 + x.2 + x.3 }
+        },
+        "flatMap": { a, b, _ in a.flatMap { _ in b } },
+        "flatMap over just": { a, _, _ in a.flatMap { .just($0) } },
+        "deliverOn": { a, _, s in a.deliver(on: s) },
+        "subscribeOn": { a, _, s in a.subscribe(on: s) },
+        "delay": { a, _, s in a.delay(.seconds(1), on: s) },
+        "debounce": { a, _, s in a.debounce(.seconds(1), on: s) },
+        "throttle": { a, _, s in a.throttle(.seconds(1), on: s) },
+    ]
+
+    static let producerDropChains = producerDropChainsByName.keys.sorted()
+
+    static func producerDropChain(_ name: String) -> DropChain {
+        producerDropChainsByName[name]!
+    }
+
     @Test("completed chains let go of their subscribers without disposal")
     func completedChainsReleased() {
         expectReleased { tracker in

@@ -54,9 +54,11 @@ private func subscribeLatest<Input: Sendable, Output: Sendable, Failure: Error>(
 ) {
     let index = disposers.count
     if state.downstream.isDisposed { return }
+    // The error callback owns the downstream (see `CombiningState`).
+    let downstream = state.downstream
     disposers.append(input.attach(
         value: { value in state.receive(value, from: index) },
-        error: { state.fail($0) },
+        error: { downstream.sendError($0) },
         complete: { state.complete(index) }))
 }
 

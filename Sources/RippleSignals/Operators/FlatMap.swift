@@ -37,13 +37,14 @@ final class FlattenMapState<Input: Sendable, Output: Sendable, Failure: Error>: 
         super.init(downstream: downstream)
     }
 
-    /// Subscribes to the source. Its subscriber's callbacks hold this state; the state holds only the subscription's
-    /// disposer, so there is no cycle.
+    /// Subscribes to the source. Its subscriber's callbacks hold this state and (the error callback) the downstream;
+    /// the state holds only the subscriptions' disposers, so there is no cycle.
     @inlinable
     func start(_ upstream: Signal<Input, Failure>) {
+        let downstream = self.downstream
         let source = upstream.subscribe(SignalSubscriber(
             value: { self.receive($0) },
-            error: { self.downstream.sendError($0) },
+            error: { downstream.sendError($0) },
             // Not `Self.sourceID`: naming `Self` would capture the dynamic type too, and a closure capturing more
             // than one thing allocates a context.
             complete: { self.leaveSource() }))

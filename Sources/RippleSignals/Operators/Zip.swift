@@ -47,7 +47,7 @@ func zipSignals<each Input: Sendable, Failure: Error>(
             // what they send, so a `just` or map/filter input needs no subscriber of its own.
             disposers.append(input.attach(
                 value: { state.receive($0, from: index) },
-                error: { state.fail($0) },
+                error: { downstream.sendError($0) },
                 complete: { state.complete(index) }))
         }
         let all = disposers

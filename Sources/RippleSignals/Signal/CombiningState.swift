@@ -7,6 +7,12 @@ import RippleCore
 /// outside it; the thread that finds the emitter idle delivers everything queued meanwhile, so the downstream sees
 /// tuples in the order they were built. A ``Disposer`` so that a subclass can hand itself out as its subscription's
 /// cleanup (the four-input combineLatest does). `@unchecked Sendable`: all mutable state is guarded by `lock`.
+///
+/// Ownership (the rule of every multi-input operator, see the MemoryManagement article): the state does not
+/// own ``downstream``. The downstream's cleanup owns the state (directly, or through the inputs it disposes), so an
+/// owning reference back would be a cycle that keeps the whole chain alive once every producer has let go of its
+/// subscriber without an end event (issue 19: 100 of 100 chains leaked). Each input's error callback owns the
+/// downstream instead, so it lives exactly as long as some input's subscriber does.
 @usableFromInline
 class CombiningState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sendable {
     @usableFromInline
@@ -16,7 +22,11 @@ class CombiningState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sen
     }
 
     @usableFromInline let lock = RawLock()
-    @usableFromInline let downstream: SignalSubscriber<Output, Failure>
+    /// Not owned (see the type's comment); only reached from an input's callbacks, which run while that input's
+    /// subscriber, and so the downstream its error callback owns, is alive. `unowned(unsafe)` rather than a
+    /// separate disposer object owning the inputs: that would cost one more allocation per subscription, and a safe
+    /// `unowned` an atomic reference-count operation on every value.
+    @usableFromInline unowned(unsafe) let downstream: SignalSubscriber<Output, Failure>
     @usableFromInline let inputCount: Int
     // Guarded by `lock`, which already excludes concurrent access: no dynamic exclusivity checks needed.
     @usableFromInline @exclusivity(unchecked) var completed: [Bool]
@@ -109,11 +119,5 @@ class CombiningState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sen
         }
         emitting = false
         lock.unlock()
-    }
-
-    @usableFromInline
-    func fail(_ error: Failure) {
-        lock.withLock { ended = true }
-        downstream.sendError(error)
     }
 }
