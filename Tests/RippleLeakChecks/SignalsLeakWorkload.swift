@@ -51,6 +51,8 @@ enum SignalsLeakWorkload {
             request.combineLatest(request, request, request).map { $0.0 + $0.3 },
             request.zip(request).map { $0.0 + $0.1 },
             request.flatMap { _ in request },
+            request.flatMapLatest { _ in request },
+            request.catch { _ in request },
             request.retry(1),
         ]
         for chain in chains {
