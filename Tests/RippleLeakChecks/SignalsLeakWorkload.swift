@@ -53,6 +53,10 @@ enum SignalsLeakWorkload {
             request.flatMap { _ in request },
             request.flatMapLatest { _ in request },
             request.catch { _ in request },
+            request.share(replay: 1),
+            Signal.zip([request, request]).map { $0[0] },
+            Signal.combineLatest([request, request]).map { $0[0] },
+            Signal.merge([request, request]),
             request.retry(1),
         ]
         for chain in chains {
