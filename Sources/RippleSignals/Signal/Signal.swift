@@ -86,7 +86,7 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
                 complete: @escaping @Sendable () -> Void) -> Disposer {
         switch body {
         case .fused(let fused):
-            return fused(value, keep, error, complete)
+            return nestingSubscription("Signal.subscribe") { fused(value, keep, error, complete) }
         case .just(let just):
             if let keep {
                 if keep(just) { value(just) }
@@ -114,9 +114,11 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
         let cleanup: Disposer
         switch body {
         case .action(let action):
-            cleanup = action(subscriber)
+            cleanup = nestingSubscription("Signal.subscribe") { action(subscriber) }
         case .fused(let fused):
-            cleanup = fused({ subscriber.send($0) }, nil, { subscriber.sendError($0) }, { subscriber.sendComplete() })
+            cleanup = nestingSubscription("Signal.subscribe") {
+                fused({ subscriber.send($0) }, nil, { subscriber.sendError($0) }, { subscriber.sendComplete() })
+            }
         case .just(let just):
             subscriber.send(just)
             subscriber.sendComplete()

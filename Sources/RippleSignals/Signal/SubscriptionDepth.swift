@@ -1,0 +1,79 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import RippleCore
+
+// Invariants: subscribing to an operator chain recurses once per operator (each operator subscribes its source from
+// inside its own subscription), and delivering, completing and disposing recurse as deep with smaller frames. So the
+// depth is checked where subscriptions nest: before running an action or a fused chain's attach, if less than
+// `reserve` bytes of the thread's stack are left, the program stops with a message naming the API, the depth reached
+// and the stack size, never a bare stack overflow. The check reads one thread-local and compares an address.
+
+/// The calling thread's stack bounds and how deep its subscriptions are nested. Per thread, so unsynchronised.
+@usableFromInline
+final class SubscriptionDepth {
+    /// Stop when fewer bytes than this are left: room for the rest of the subscription and for delivering through
+    /// the chain afterwards (whose frames are smaller), and for the user's callbacks.
+    static let reserve = 64 * 1024
+    @usableFromInline var depth = 0
+    /// The lowest usable address plus `reserve`; 0 when the bounds are unknown (no check then).
+    @usableFromInline let limit: UInt
+    let stackSize: Int
+
+    @usableFromInline
+    init() {
+        var low: UInt = 0
+        var size = 0
+        #if canImport(Darwin)
+        let thread = pthread_self()
+        size = pthread_get_stacksize_np(thread)
+        low = UInt(bitPattern: pthread_get_stackaddr_np(thread)) - UInt(size)  // Darwin gives the top
+        #else
+        var attributes = pthread_attr_t()
+        if let getAttributes = threadAttributesOf, getAttributes(pthread_self(), &attributes) == 0 {
+            var address: UnsafeMutableRawPointer?
+            pthread_attr_getstack(&attributes, &address, &size)
+            low = UInt(bitPattern: address)
+            pthread_attr_destroy(&attributes)
+        }
+        #endif
+        limit = low == 0 ? 0 : low + UInt(Self.reserve)
+        stackSize = size
+    }
+
+    /// Stops the program: the subscription about to nest would leave less than `reserve` bytes of stack.
+    @usableFromInline
+    func tooDeep(_ api: StaticString) -> Never {
+        programmerError(
+            "\(api) reached \(depth) nested subscriptions (an operator chain this deep: take, then, flatMap, map, …) "
+                + "with less than \(Self.reserve / 1024) KiB of this thread's \(stackSize / 1024) KiB stack left; "
+                + "build a shorter chain, or subscribe on a thread with a larger stack")
+    }
+}
+
+#if !canImport(Darwin)
+/// glibc's `pthread_getattr_np`, which the Glibc module does not import (it is declared only under `_GNU_SOURCE`).
+private let threadAttributesOf: (@convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32)? = {
+    guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "pthread_getattr_np") else { return nil }
+    return unsafeBitCast(symbol, to: (@convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32).self)
+}()
+#endif
+
+@usableFromInline
+let subscriptionDepths = ThreadLocal<SubscriptionDepth>()
+
+/// Runs `body` one subscription deeper, after checking that the stack has room for it (see `SubscriptionDepth`).
+@inlinable @inline(__always)
+func nestingSubscription<Result>(_ api: StaticString, _ body: () -> Result) -> Result {
+    let state = subscriptionDepths.unretained(orMake: { SubscriptionDepth() }).takeUnretainedValue()
+    var marker: UInt8 = 0
+    let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+    if here < state.limit { state.tooDeep(api) }
+    state.depth += 1
+    defer { state.depth -= 1 }
+    return body()
+}
