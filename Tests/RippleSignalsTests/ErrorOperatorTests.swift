@@ -35,7 +35,7 @@ struct ErrorOperatorTests {
         let scheduler = TestScheduler()
         let source = MarbleSource("a#", on: scheduler)
         let recorder = Recorder<String>()
-        source.signal.catch { error in Signal<String, OtherError>.fail(OtherError(code: error.code + 1)) }
+        _ = source.signal.catch { error in Signal<String, OtherError>.fail(OtherError(code: error.code + 1)) }
             .subscribe(value: { recorder.record($0) }, error: { recorder.record("error \($0.code)") })
         scheduler.run()
         #expect(recorder.values == ["a", "error 2"])
@@ -81,7 +81,7 @@ struct ErrorOperatorTests {
         let scheduler = TestScheduler()
         let source = MarbleSource("-a-#", on: scheduler)
         let recorder = Recorder<String>()
-        source.signal.mapError { OtherError(code: $0.code + 40) }
+        _ = source.signal.mapError { OtherError(code: $0.code + 40) }
             .subscribe(value: { recorder.record("\($0)@\(scheduler.seconds)") },
                        error: { recorder.record("error \($0.code)@\(scheduler.seconds)") })
         scheduler.run()

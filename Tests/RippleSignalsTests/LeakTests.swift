@@ -127,7 +127,7 @@ struct LeakTests {
         expectReleased { tracker in
             let a = ManualSource<Int, TestError>()
             tracker.track(a, "source")
-            a.signal.map { $0 }.take(1).subscribe()
+            _ = a.signal.map { $0 }.take(1).subscribe()
             a.send(1)
             a.forgetSubscribers()
         }

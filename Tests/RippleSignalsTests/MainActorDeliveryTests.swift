@@ -11,6 +11,7 @@ final class SearchViewModel {
     var results: [String] = []
     var failed = false
     var finished = false
+    /// Per value: whether it arrived on the main queue (on Apple platforms, also the main thread).
     var deliveredOnMainThread: [Bool] = []
     var subscription: Disposer?
 
@@ -19,7 +20,7 @@ final class SearchViewModel {
             value: { [weak self] result in
                 guard let self else { return }
                 results.append(result)   // main-actor state, touched directly
-                deliveredOnMainThread.append(Thread.isMainThread)
+                deliveredOnMainThread.append(isOnMainQueue())
                 arrived()
             },
             error: { [weak self] _ in
@@ -31,6 +32,19 @@ final class SearchViewModel {
                 arrived()
             })
     }
+}
+
+private let mainQueueKey = DispatchSpecificKey<Bool>()
+
+/// Whether the caller runs on the main queue: the main thread on Apple platforms; on Linux, where a process that
+/// called `dispatchMain()` (as the test runner does) has the main queue drained by a worker thread, whichever thread
+/// drains it. Both are the main actor's executor.
+func isOnMainQueue() -> Bool {
+    DispatchQueue.main.setSpecific(key: mainQueueKey, value: true)
+    #if canImport(Darwin)
+    guard Thread.isMainThread else { return false }
+    #endif
+    return DispatchQueue.getSpecific(key: mainQueueKey) == true
 }
 
 @Suite("Main-actor delivery")
