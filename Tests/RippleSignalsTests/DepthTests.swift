@@ -69,7 +69,7 @@ struct DepthTests {
         }
         let report = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         let ran = report.contains("depth report: 10000 operators ran")
-        let stopped = report.contains("Signal.subscribe reached") && report.contains("nested subscriptions")
+        let stopped = report.contains("Ripple: Signal.subscribe reached") && report.contains("nested subscriptions")
             && report.contains("of this thread's 512 KiB stack left")
         #expect(ran || stopped, "\(operatorName): \(report)")
         print("depth \(operatorName): \(ran ? "ran" : "stopped: " + report)")

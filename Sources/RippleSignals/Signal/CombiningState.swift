@@ -23,10 +23,24 @@ class CombiningState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sen
 
     @usableFromInline let lock = RawLock()
     /// Not owned (see the type's comment); only reached from an input's callbacks, which run while that input's
-    /// subscriber, and so the downstream its error callback owns, is alive. `unowned(unsafe)` rather than a
-    /// separate disposer object owning the inputs: that would cost one more allocation per subscription, and a safe
-    /// `unowned` an atomic reference-count operation on every value.
-    @usableFromInline unowned(unsafe) let downstream: SignalSubscriber<Output, Failure>
+    /// subscriber, and so the downstream its error callback owns, is alive. Unmanaged rather than a separate
+    /// disposer object owning the inputs (one more allocation per subscription) or a safe `unowned` (an atomic
+    /// reference-count operation on every value).
+    @usableFromInline let downstreamRef: Unmanaged<SignalSubscriber<Output, Failure>>
+    /// The downstream, retained: for capturing it in a closure or for cold paths.
+    @inlinable
+    final var downstream: SignalSubscriber<Output, Failure> {
+        downstreamRef.takeUnretainedValue()
+    }
+
+    /// Calls `body` with the downstream, without retaining it: the per-value paths (a retain and a release of an
+    /// `unowned(unsafe)` reference cost ~50 instructions per hop; callgrind, CombineLatestPumping 1,049 → 1,420
+    /// per value over 7 levels, FlatMapsPumping 442 → 672 over 5, until this was used).
+    @inlinable @inline(__always)
+    final func withDownstream<Result>(_ body: (SignalSubscriber<Output, Failure>) -> Result) -> Result {
+        downstreamRef._withUnsafeGuaranteedRef(body)
+    }
+
     @usableFromInline let inputCount: Int
     // Guarded by `lock`, which already excludes concurrent access: no dynamic exclusivity checks needed.
     @usableFromInline @exclusivity(unchecked) var completed: [Bool]
@@ -46,7 +60,7 @@ class CombiningState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sen
     @inlinable
     init(inputCount: Int, downstream: SignalSubscriber<Output, Failure>) {
         self.inputCount = inputCount
-        self.downstream = downstream
+        downstreamRef = .passUnretained(downstream)
         completed = Array(repeating: false, count: inputCount)
         super.init()
     }
@@ -65,7 +79,7 @@ class CombiningState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sen
         }
         emitting = true
         lock.unlock()
-        downstream.send(output)
+        withDownstream { $0.send(output) }
         lock.lock()
         if queued == 0 {
             emitting = false
@@ -110,8 +124,8 @@ class CombiningState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sen
             lock.unlock()
             for emission in delivering {
                 switch emission {
-                case .value(let output): downstream.send(output)
-                case .complete: downstream.sendComplete()
+                case .value(let output): withDownstream { $0.send(output) }
+                case .complete: withDownstream { $0.sendComplete() }
                 }
             }
             lock.lock()

@@ -86,7 +86,10 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
                 complete: @escaping @Sendable () -> Void) -> Disposer {
         switch body {
         case .fused(let fused):
-            return nestingSubscription("Signal.subscribe") { fused(value, keep, error, complete) }
+            // Only the stack is checked here, not counted: leaving the level afterwards would cost the tail call
+            // (callgrind: ~115 instructions per fused operator when subscribing, against ~30).
+            checkFusedStack()
+            return fused(value, keep, error, complete)
         case .just(let just):
             if let keep {
                 if keep(just) { value(just) }
@@ -114,11 +117,9 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
         let cleanup: Disposer
         switch body {
         case .action(let action):
-            cleanup = nestingSubscription("Signal.subscribe") { action(subscriber) }
+            cleanup = action(subscriber)
         case .fused(let fused):
-            cleanup = nestingSubscription("Signal.subscribe") {
-                fused({ subscriber.send($0) }, nil, { subscriber.sendError($0) }, { subscriber.sendComplete() })
-            }
+            cleanup = fused({ subscriber.send($0) }, nil, { subscriber.sendError($0) }, { subscriber.sendComplete() })
         case .just(let just):
             subscriber.send(just)
             subscriber.sendComplete()

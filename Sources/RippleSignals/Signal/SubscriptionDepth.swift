@@ -9,9 +9,11 @@ import RippleCore
 
 // Invariants: subscribing to an operator chain recurses once per operator (each operator subscribes its source from
 // inside its own subscription), and delivering, completing and disposing recurse as deep with smaller frames. So the
-// depth is checked where subscriptions nest: before running an action or a fused chain's attach, if less than
-// `reserve` bytes of the thread's stack are left, the program stops with a message naming the API, the depth reached
-// and the stack size, never a bare stack overflow. The check reads one thread-local and compares an address.
+// depth is checked where subscriptions nest: when a subscriber is made (right before its action runs; attaching it
+// right after leaves the level) and when a fused map/filter operator attaches upstream (checked, not counted). If
+// less than `reserve` bytes of the thread's stack are left, the program stops with a message naming the API, the
+// depth reached and the stack size, never a bare stack overflow. The check reads one thread-local and compares an
+// address.
 
 /// The calling thread's stack bounds and how deep its subscriptions are nested. Per thread, so unsynchronised.
 @usableFromInline
@@ -19,7 +21,8 @@ final class SubscriptionDepth {
     /// Stop when fewer bytes than this are left: room for the rest of the subscription and for delivering through
     /// the chain afterwards (whose frames are smaller), and for the user's callbacks.
     static let reserve = 64 * 1024
-    @usableFromInline var depth = 0
+    // Only touched by its own thread: no dynamic exclusivity checks (they cost ~200 instructions per subscription).
+    @usableFromInline @exclusivity(unchecked) var depth = 0
     /// The lowest usable address plus `reserve`; 0 when the bounds are unknown (no check then).
     @usableFromInline let limit: UInt
     let stackSize: Int
@@ -47,10 +50,14 @@ final class SubscriptionDepth {
 
     /// Stops the program: the subscription about to nest would leave less than `reserve` bytes of stack.
     @usableFromInline
-    func tooDeep(_ api: StaticString) -> Never {
+    func tooDeep(_ api: StaticString, fused: Bool = false) -> Never {
+        let reached = fused
+            ? "\(api) reached a fused map/filter chain this deep (map, filter, compactMap, scan, mapError, …; its "
+                + "operators are not counted) within \(depth) nested subscriptions"
+            : "\(api) reached \(depth) nested subscriptions (an operator chain this deep: take, then, flatMap, …)"
         programmerError(
-            "\(api) reached \(depth) nested subscriptions (an operator chain this deep: take, then, flatMap, map, …) "
-                + "with less than \(Self.reserve / 1024) KiB of this thread's \(stackSize / 1024) KiB stack left; "
+            reached
+                + " with less than \(Self.reserve / 1024) KiB of this thread's \(stackSize / 1024) KiB stack left; "
                 + "build a shorter chain, or subscribe on a thread with a larger stack")
     }
 }
@@ -67,13 +74,36 @@ private let threadAttributesOf: (@convention(c) (pthread_t, UnsafeMutablePointer
 let subscriptionDepths = ThreadLocal<SubscriptionDepth>()
 
 /// Runs `body` one subscription deeper, after checking that the stack has room for it (see `SubscriptionDepth`).
-@inlinable @inline(__always)
-func nestingSubscription<Result>(_ api: StaticString, _ body: () -> Result) -> Result {
-    let state = subscriptionDepths.unretained(orMake: { SubscriptionDepth() }).takeUnretainedValue()
+/// Enters one more nested subscription after checking that the stack has room for it (see `SubscriptionDepth`);
+/// ``leaveSubscription()`` leaves it.
+func enterSubscription(_ api: StaticString) {
+    let state = subscriptionDepths.unretained ?? installSubscriptionDepth()
     var marker: UInt8 = 0
     let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
-    if here < state.limit { state.tooDeep(api) }
-    state.depth += 1
-    defer { state.depth -= 1 }
-    return body()
+    state._withUnsafeGuaranteedRef { depth in
+        if here < depth.limit { depth.tooDeep(api) }
+        depth.depth &+= 1
+    }
+}
+
+func leaveSubscription() {
+    subscriptionDepths.unretained?._withUnsafeGuaranteedRef { $0.depth &-= 1 }
+}
+
+/// Checks that the stack has room for one more fused map/filter level (see `SubscriptionDepth`). Not counted in
+/// the depth: the message names the fused chain instead.
+@usableFromInline @inline(never)
+func checkFusedStack() {
+    let state = subscriptionDepths.unretained ?? installSubscriptionDepth()
+    var marker: UInt8 = 0
+    let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+    state._withUnsafeGuaranteedRef { depth in
+        if here < depth.limit { depth.tooDeep("Signal.subscribe", fused: true) }
+    }
+}
+
+/// The calling thread's first subscription: makes its `SubscriptionDepth`.
+@usableFromInline @inline(never)
+func installSubscriptionDepth() -> Unmanaged<SubscriptionDepth> {
+    subscriptionDepths.unretained(orMake: { SubscriptionDepth() })
 }
