@@ -75,8 +75,8 @@ let subscriptionDepths = ThreadLocal<SubscriptionDepth>()
 
 /// Runs `body` one subscription deeper, after checking that the stack has room for it (see `SubscriptionDepth`).
 /// Enters one more nested subscription after checking that the stack has room for it (see `SubscriptionDepth`);
-/// ``leaveSubscription()`` leaves it.
-func enterSubscription(_ api: StaticString) {
+/// decrementing the returned object's `depth` leaves it.
+func enterSubscription(_ api: StaticString) -> Unmanaged<SubscriptionDepth> {
     let state = subscriptionDepths.unretained ?? installSubscriptionDepth()
     var marker: UInt8 = 0
     let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
@@ -84,10 +84,7 @@ func enterSubscription(_ api: StaticString) {
         if here < depth.limit { depth.tooDeep(api) }
         depth.depth &+= 1
     }
-}
-
-func leaveSubscription() {
-    subscriptionDepths.unretained?._withUnsafeGuaranteedRef { $0.depth &-= 1 }
+    return state
 }
 
 /// Checks that the stack has room for one more fused map/filter level (see `SubscriptionDepth`). Not counted in
