@@ -122,6 +122,28 @@ struct LeakTests {
         producerDropChainsByName[name]!
     }
 
+    /// The other side of the rule: while a producer holds its subscriber, the chain stays alive, even when every
+    /// input passes through an operator that cannot fail (whose error callback is never called).
+    @Test("chains over setFailureType / replaceError inputs stay alive while their producers do")
+    func inputsThatCannotFailKeepTheChain() {
+        let a = ManualSource<Int, Never>()
+        let b = ManualSource<Int, TestError>()
+        let recorder = Recorder<Int>()
+        let typed = a.signal.setFailureType(to: TestError.self)
+        let replaced = b.signal.replaceError(with: 0).setFailureType(to: TestError.self)
+        let chains: [Signal<Int, TestError>] = [
+            typed.combineLatest(replaced).map { $0.0 + $0.1 },
+            typed.zip(replaced).map { $0.0 + $0.1 },
+            Signal.combineLatest([typed, replaced]).map { $0[0] + $0[1] },
+            typed.flatMapLatest { _ in replaced },
+        ]
+        let disposers = chains.map { $0.subscribe(value: { recorder.record($0) }) }
+        a.send(1)
+        b.send(2)
+        #expect(recorder.values == [3, 3, 3, 2])
+        for disposer in disposers { disposer.dispose() }
+    }
+
     @Test("completed chains let go of their subscribers without disposal")
     func completedChainsReleased() {
         expectReleased { tracker in

@@ -12,18 +12,12 @@ extension Signal {
         guard !signals.isEmpty else { return .empty }
         return Signal<[Value], Failure> { downstream in
             let state = CombineLatestArrayState<Value, Failure>(count: signals.count, downstream: downstream)
-            var disposers: [Disposer] = []
-            for (index, input) in signals.enumerated() {
-                if downstream.isDisposed { break }
-                disposers.append(input.attach(
-                    value: { state.receive($0, from: index) },
-                    error: { downstream.sendError($0) },
-                    complete: { state.complete(index) }))
+            var inputList = InputList<Failure>()
+            for input in signals {
+                inputList.attach(input, to: downstream, value: { index in { state.receive($0, from: index) } },
+                                 complete: { index in { state.complete(index) } })
             }
-            let all = disposers
-            return Disposer {
-                for disposer in all { disposer.dispose() }
-            }
+            return inputList.disposer
         }
     }
 }

@@ -67,7 +67,7 @@ final class FlattenMapState<Input: Sendable, Output: Sendable, Failure: Error>: 
         if let just = inner.justValue {
             // Sends and completes at once: no member to enter or leave, nothing to subscribe. After disposal
             // `downstream` is closed (before its cleanup disposes this group) and drops it.
-            withDownstream { $0.send(just) }
+            unownedDownstream.with { $0.send(just) }
             return
         }
         guard let id = enter() else { return }

@@ -94,13 +94,14 @@ final class SwitchToLatestState<Input: Sendable, Output: Sendable, Failure: Erro
         super.init(inputCount: 0, downstream: downstream)
     }
 
-    /// Subscribes to the source; its error callback owns the downstream.
+    /// Subscribes to the source with raw callbacks (it keeps the grammar itself; a `just` or map/filter source then
+    /// needs no subscriber of its own); its error callback owns the downstream.
     @inlinable
     func start(_ upstream: Signal<Input, Failure>, downstream: SignalSubscriber<Output, Failure>) {
-        let subscription = upstream.subscribe(SignalSubscriber(
+        let subscription = upstream.attach(
             value: { self.receive($0) },
             error: { downstream.sendError($0) },
-            complete: { self.sourceCompleted() }))
+            complete: { self.sourceCompleted() })
         lock.lock()
         if disposed {
             lock.unlock()
@@ -166,9 +167,8 @@ final class SwitchToLatestState<Input: Sendable, Output: Sendable, Failure: Erro
         lock.lock()
         guard from == generation, !ended else { return lock.unlock() }
         innerActive = false
-        if sourceDone { enqueueCompletion() }
-        lock.unlock()
-        flush()
+        guard sourceDone else { return lock.unlock() }
+        emitCompletion()
     }
 
     @inlinable
@@ -176,9 +176,8 @@ final class SwitchToLatestState<Input: Sendable, Output: Sendable, Failure: Erro
         lock.lock()
         guard !ended else { return lock.unlock() }
         sourceDone = true
-        if !innerActive { enqueueCompletion() }
-        lock.unlock()
-        flush()
+        guard !innerActive else { return lock.unlock() }
+        emitCompletion()
     }
 
     override func dispose() {

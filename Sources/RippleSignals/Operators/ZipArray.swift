@@ -14,18 +14,12 @@ extension Signal {
             let state = ZipState<[Value], Failure>(queues: queues, downstream: downstream) { reader in
                 (0..<count).map { _ in reader.next(Value.self) }
             }
-            var disposers: [Disposer] = []
-            for (index, input) in signals.enumerated() {
-                if downstream.isDisposed { break }
-                disposers.append(input.attach(
-                    value: { state.receive($0, from: index) },
-                    error: { downstream.sendError($0) },
-                    complete: { state.complete(index) }))
+            var inputList = InputList<Failure>()
+            for input in signals {
+                inputList.attach(input, to: downstream, value: { index in { state.receive($0, from: index) } },
+                                 complete: { index in { state.complete(index) } })
             }
-            let all = disposers
-            return Disposer {
-                for disposer in all { disposer.dispose() }
-            }
+            return inputList.disposer
         }
     }
 }

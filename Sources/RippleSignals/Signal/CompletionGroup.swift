@@ -22,19 +22,8 @@ class CompletionGroup<Output: Sendable, Failure: Error>: Disposer, @unchecked Se
 
     /// Not owned (see the type's comment). Only reached from a member's callbacks, while that member's subscriber,
     /// and so the downstream its value callback owns, is alive. Unmanaged for the reasons given in `CombiningState`.
-    @usableFromInline let downstreamRef: Unmanaged<SignalSubscriber<Output, Failure>>
-    /// The downstream, retained: for capturing it in a closure or for cold paths.
-    @inlinable
-    final var downstream: SignalSubscriber<Output, Failure> {
-        downstreamRef.takeUnretainedValue()
-    }
-
-    /// Calls `body` with the downstream, without retaining it: the per-value paths (a retain and a release of an
-    /// `unowned(unsafe)` reference cost ~50 instructions per hop; callgrind, see `CombiningState`).
-    @inlinable @inline(__always)
-    final func withDownstream<Result>(_ body: (SignalSubscriber<Output, Failure>) -> Result) -> Result {
-        downstreamRef._withUnsafeGuaranteedRef(body)
-    }
+    @usableFromInline let unownedDownstream: UnownedSubscriber<Output, Failure>
+    @inlinable final var downstream: SignalSubscriber<Output, Failure> { unownedDownstream.subscriber }
 
     private let lock = RawLock()
     // Guarded by `lock`, which already excludes concurrent access: no dynamic exclusivity checks needed.
@@ -47,7 +36,7 @@ class CompletionGroup<Output: Sendable, Failure: Error>: Disposer, @unchecked Se
 
     @usableFromInline
     init(downstream: SignalSubscriber<Output, Failure>) {
-        downstreamRef = .passUnretained(downstream)
+        unownedDownstream = UnownedSubscriber(downstream)
         super.init()
     }
 
@@ -110,7 +99,7 @@ class CompletionGroup<Output: Sendable, Failure: Error>: Disposer, @unchecked Se
         activeCount -= 1
         let done = activeCount == 0 && !disposed
         lock.unlock()
-        if done { withDownstream { $0.sendComplete() } }
+        if done { unownedDownstream.with { $0.sendComplete() } }
     }
 
     /// The source member completed.
