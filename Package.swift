@@ -33,11 +33,13 @@ let package = Package(
     ],
     targets: [
         .target(name: "RippleCore"),
-        .target(name: "RippleTesting", dependencies: ["RippleCore"]),
+        // Test sources and recorders for nodes and signals (hot/cold sources, `start(created:subscribed:disposed:)`).
+        .target(name: "RippleTesting", dependencies: ["RippleCore", "RippleNodes", "RippleSignals"]),
         .executableTarget(
             name: "RippleTour", dependencies: ["RippleCore"] + roomNames.map { .target(name: $0) }),
         .testTarget(name: "RippleCoreTests", dependencies: ["RippleCore", "RippleTesting"]),
-        .testTarget(name: "RippleTestingTests", dependencies: ["RippleTesting", "RippleCore"]),
+        .testTarget(
+            name: "RippleTestingTests", dependencies: ["RippleTesting", "RippleCore", "RippleNodes", "RippleSignals"]),
         .target(name: "Ripple", dependencies: ["RippleCore"] + roomNames.map { .target(name: $0) }),
         .testTarget(name: "RippleTests", dependencies: ["Ripple", "RippleTesting"]),
         .testTarget(name: "RippleTourTests", dependencies: ["RippleTour"]),

@@ -105,6 +105,7 @@ final class NextBox<P: Packet>: @unchecked Sendable {
         self.packet = packet
         keptChain = chain
         keptSink = sink?.takeUnretainedValue()
+        keptSink?.stageKeptNext(at: index)
         // The following boxes stay with the frame's owner no longer; an escaped box needs none of them.
         following = nil
         let published = NextBoxFlags.escaped | (calledSync ? NextBoxFlags.calledSync : 0)

@@ -28,7 +28,9 @@ import RippleCore
 /// `@unchecked Sendable`: all mutable state is in `state`, guarded by its `Locked` lock.
 public final class Plumber<P: Packet>: @unchecked Sendable {
     @usableFromInline let core = PlumberCore<P>()
-    private let ports = Locked<[PacketPort<P>]>([])
+    /// Each wired source's outlet, and the source itself, which the plumber keeps alive as the seed's `portArr` does.
+    /// Never touched but to keep it alive and release it, so a source that is not `Sendable` may be held here.
+    private let ports = Locked<[(outlet: PacketOutlet<P>, source: AnyObject)]>([])
 
     public init() {
         plumberCounter.increment()
@@ -43,21 +45,23 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
     /// The ports run the chains they were last given: hand them the current one after every change.
     @usableFromInline
     func reroutePorts() {
-        for port in ports.withLock({ $0 }) { port.reroute() }
+        for port in ports.withLock({ $0 }) { port.outlet.reroute() }
     }
 
     // MARK: Wiring
 
-    /// Wires `port` to this plumber now: from here on, every packet it emits runs through the chain. Adding the same
-    /// port twice wires it once. The plumber keeps the port alive.
+    /// Wires `port` — a ``PacketPort`` subclass or any ``PacketSource`` — to this plumber now: from here on, every
+    /// packet it emits runs through the chain. Adding the same port twice wires it once. The plumber keeps the port
+    /// alive (an object that owns its plumber and is also its port makes a cycle: give it a port of its own).
     @discardableResult
-    public func addPort(_ port: PacketPort<P>) -> Plumber<P> {
+    public func addPort(_ port: some PacketSource<P>) -> Plumber<P> {
+        let outlet = port.packetOutlet
         let isNew = ports.withLock { ports -> Bool in
-            if ports.contains(where: { $0 === port }) { return false }
-            ports.append(port)
+            if ports.contains(where: { $0.outlet.wiring === outlet.wiring }) { return false }
+            ports.append((outlet, port))
             return true
         }
-        if isNew { port.wire(to: core) }
+        if isNew { outlet.wire(to: core) }
         return self
     }
 
@@ -79,7 +83,8 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
     }
 
     /// Sets what receives the packets that leave the last stage (the seed's `throwPacketBlock`); replaces the
-    /// previous handler. Runs on the thread that finished the last stage.
+    /// previous handler. Runs on the thread that finished the last stage; for main-actor code use
+    /// ``onMainActorOutput(_:)``.
     @discardableResult
     public func onOutput(_ handler: @escaping @Sendable (P) -> Void) -> Plumber<P> {
         core.setOutput(handler)
@@ -88,7 +93,7 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
     }
 
     /// Sets what hears about packets a stage blocked: the packet that stage received and the stage; replaces the
-    /// previous handler.
+    /// previous handler. Main-actor form: ``onMainActorBlocked(_:)``.
     @discardableResult
     public func onBlocked(_ handler: @escaping @Sendable (P, StageInfo) -> Void) -> Plumber<P> {
         core.setBlocked(handler)
@@ -97,6 +102,7 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
     }
 
     /// Sets what hears about packets an ``AsyncPipelineStage`` failed by throwing; replaces the previous handler.
+    /// Main-actor form: ``onMainActorFailure(_:)``.
     @discardableResult
     public func onFailure(_ handler: @escaping @Sendable (P, StageInfo, any Error) -> Void) -> Plumber<P> {
         core.setFailure(handler)
@@ -132,6 +138,15 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
         } onCancel: {
             sink.cancel()
         }
+    }
+
+    /// Runs `packet` as it is on the calling thread and returns its first outcome — or nil and the first stage that
+    /// kept its `next`, when the chain returned before any outcome (for the synchronous `runSerially(_:_:)`).
+    func processSynchronously(_ packet: P) -> (result: PipelineResult<P>?, keptAt: Int?) {
+        let chain = core.currentChain.unsafelyUnwrapped
+        let sink = ResultSink<P>()
+        withExtendedLifetime(sink) { chain.run(from: 0, packet, sink: Unmanaged.passUnretained(sink)) }
+        return (sink.firstResult, sink.stageThatKeptNext)
     }
 
     // MARK: Inspecting

@@ -5,8 +5,8 @@ import RippleCore
 @usableFromInline
 typealias SinkRef<P: Packet> = Unmanaged<ResultSink<P>>
 
-/// Collects the first outcome of one ``Plumber/process(_:portNumber:)`` call and cancels that call's asynchronous
-/// stages when the awaiting task is cancelled.
+/// Collects the first outcome of one ``Plumber/process(_:portNumber:)`` or synchronous `runSerially(_:_:)`
+/// call, and cancels the asynchronous stages of a `process` call when the awaiting task is cancelled.
 ///
 /// `@unchecked Sendable`: every stored property is guarded by `lock`.
 @usableFromInline
@@ -15,6 +15,11 @@ final class ResultSink<P: Packet>: @unchecked Sendable {
     private var continuation: CheckedContinuation<PipelineResult<P>, Never>?
     private var isCancelled = false
     private var tasks: [Task<Void, Never>] = []
+    /// The first outcome, for a synchronous caller that reads it once the chain has returned.
+    private var first: PipelineResult<P>?
+    /// The first stage that kept its `next` past `receive`: what the synchronous `runSerially` names when no
+    /// outcome came back.
+    private var keptAt: Int?
 
     func install(_ continuation: CheckedContinuation<PipelineResult<P>, Never>) {
         lock.withLock { self.continuation = continuation }
@@ -23,10 +28,25 @@ final class ResultSink<P: Packet>: @unchecked Sendable {
     /// Resumes the awaiting caller with the first outcome; later outcomes (a fan-out) are ignored here.
     func deliver(_ result: PipelineResult<P>) {
         let taken = lock.withLock { () -> CheckedContinuation<PipelineResult<P>, Never>? in
+            if first == nil { first = result }
             defer { continuation = nil }
             return continuation
         }
         taken?.resume(returning: result)
+    }
+
+    /// The first outcome delivered so far, if any.
+    var firstResult: PipelineResult<P>? {
+        lock.withLock { first }
+    }
+
+    /// The stage at `index` kept its `next` when `receive` returned.
+    func stageKeptNext(at index: Int) {
+        lock.withLock { if keptAt == nil { keptAt = index } }
+    }
+
+    var stageThatKeptNext: Int? {
+        lock.withLock { keptAt }
     }
 
     func add(_ task: Task<Void, Never>) {

@@ -81,14 +81,3 @@ extension PublishedSnapshot where Snapshot == Route {
         leave(subtracting: Route.readerUnit &+ claim.frameBit)
     }
 }
-
-/// A port's ``Route`` snapshot, in an object of its own rather than inline in `PacketPort`: stored inline in the open
-/// generic `PacketPort` (subclassed in other modules), the snapshot's non-copyable struct of atomics corrupted the heap in
-/// debug builds on Swift 6.3 (`free(): invalid next size` when a port was freed; not isolated further, `final`
-/// did not help). In this non-generic final class it behaves, as `RipplePipes`' `PipeCore` shows.
-@usableFromInline
-final class RouteSlot: Sendable {
-    @usableFromInline let snapshot = PublishedSnapshot<Route>(readerUnit: Route.readerUnit)
-
-    init() {}
-}

@@ -60,8 +60,10 @@ enum PipelineTour {
         var link: String?
     }
 
-    /// `@unchecked Sendable` restates `PacketPort`'s conformance; this subclass adds no stored state.
-    final class ShareEventPort: PacketPort<SharePacket>, @unchecked Sendable {
+    /// Adopts `PacketSource` as the seed's port adopts `PortDelegate`; made of `let`s, so checked `Sendable`.
+    final class ShareEventPort: PacketSource, Sendable {
+        let packetOutlet = PacketOutlet<SharePacket>()
+
         func receiveShareEvent(_ event: [String: String]) {
             var packet = SharePacket()
             packet.metaData = event

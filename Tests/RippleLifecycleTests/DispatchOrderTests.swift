@@ -1,7 +1,7 @@
 import RippleLifecycle
 import Testing
 
-@Suite("Dispatch: host, then globals, then the host's actions")
+@Suite("Dispatch: the host's code before super, the globals, the host's actions, the host's code after super")
 @MainActor
 struct DispatchOrderTests {
     let log = EventLog()
@@ -23,36 +23,21 @@ struct DispatchOrderTests {
         }
     }
 
-    @Test func actionsRunAfterTheWholeOverrideEvenWhenSuperComesFirst() {
-        final class SuperFirst: Screen {
-            override func viewDidAppear(_ animated: Bool) {
-                super.viewDidAppear(animated)
-                log?.append("after super")
-            }
-        }
+    /// The seed runs the actions inside `UIViewController`'s swizzled method, which an override reaches through
+    /// `super`: `H.before, A, H.after`. Every way of delivering an event keeps that order.
+    @Test(arguments: DeliveryPath.allCases)
+    func actionsRunWhereTheOverrideCallsSuper(_ path: DeliveryPath) {
         registry.register(recordingAction("G", log: log))
-        let screen = SuperFirst("A", log: log, globals: registry)
-        screen.registerLifecycleAction(recordingAction("H", log: log))
+        let host = path.makeHost("A", log: log, globals: registry)
+        host.registerLifecycleAction(recordingAction("H", log: log))
 
-        LifecycleActions.dispatch(.didAppear(animated: true), to: screen)
-        #expect(log.lines == ["A own didAppear(animated: true)", "after super",
-                              "G didAppear(animated: true) A", "H didAppear(animated: true) A"])
-    }
-
-    @Test func callingTheMethodDirectlyRunsTheActionsWhereSuperIsReached() {
-        final class SuperFirst: Screen {
-            override func viewWillDisappear(_ animated: Bool) {
-                super.viewWillDisappear(animated)
-                log?.append("after super")
-            }
+        let events: [LifecycleEvent] = [.didLoad, .willAppear(animated: true), .didAppear(animated: false),
+                                        .willDisappear(animated: false), .didDisappear(animated: true)]
+        for event in events {
+            log.clear()
+            path.deliver(event, to: host)
+            #expect(log.lines == path.expectedLines(for: event, host: "A"), "\(path), \(event)")
         }
-        registry.register(recordingAction("G", log: log))
-        let screen = SuperFirst("A", log: log, globals: registry)
-        screen.registerLifecycleAction(recordingAction("H", log: log))
-
-        screen.viewWillDisappear(false)
-        #expect(log.lines == ["A own willDisappear(animated: false)", "G willDisappear(animated: false) A",
-                              "H willDisappear(animated: false) A", "after super"])
     }
 
     @Test func aPlainHostGetsGlobalsThenItsOwnActions() {

@@ -1,4 +1,5 @@
 import RippleLifecycle
+import Testing
 
 /// Lines recorded by hosts and actions, in the order they ran.
 @MainActor
@@ -132,5 +133,171 @@ final class Navigation {
 extension Array where Element == any LifecycleHost {
     @MainActor var titles: [String] {
         map { title(of: $0) }
+    }
+}
+
+/// The three ways a host's event reaches the actions, for the order tests: each host records "<title> before <event>"
+/// and "<title> after <event>" around its call to `super`.
+enum DeliveryPath: String, CaseIterable, CustomTestStringConvertible {
+    /// `LifecycleActions.dispatch` on a `LifecycleController` subclass.
+    case dispatchToController
+    /// Calling the `LifecycleController` subclass's `viewDidAppear(_:)` and friends directly.
+    case directCall
+    /// UIKit calling a screen derived from the UIKit recipe's `BaseViewController` (AttachingToUIKit.md).
+    case uiKitRecipe
+
+    var testDescription: String { rawValue }
+
+    @MainActor
+    func makeHost(_ title: String, log: EventLog, globals: LifecycleActions) -> any LifecycleHost {
+        switch self {
+        case .dispatchToController, .directCall: AroundSuperScreen(title, log: log, globals: globals)
+        case .uiKitRecipe: RecipeScreen(title, log: log, globals: globals)
+        }
+    }
+
+    @MainActor
+    func deliver(_ event: LifecycleEvent, to host: any LifecycleHost) {
+        switch self {
+        case .dispatchToController:
+            LifecycleActions.dispatch(event, to: host)
+        case .directCall:
+            (host as! AroundSuperScreen).call(event)
+        case .uiKitRecipe:
+            (host as! RecipeScreen).call(event)
+        }
+    }
+
+    func expectedLines(for event: LifecycleEvent, host: String) -> [String] {
+        let uiKit = self == .uiKitRecipe ? ["UIKit \(event)"] : []
+        return ["\(host) before \(event)"] + uiKit + ["G \(event) \(host)", "H \(event) \(host)",
+                                                      "\(host) after \(event)"]
+    }
+}
+
+/// A screen whose overrides do work before and after `super`; the five overrides are spelled out in each class
+/// hierarchy (a `LifecycleController` and the UIKit recipe's base class), as an app's screens would.
+@MainActor
+protocol WorksAroundSuper: TitledHost {
+    var log: EventLog { get }
+}
+
+extension WorksAroundSuper {
+    func around(_ event: LifecycleEvent, _ callSuper: () -> Void) {
+        log.append("\(title) before \(event)")
+        callSuper()
+        log.append("\(title) after \(event)")
+    }
+}
+
+/// A `LifecycleController` whose overrides do work before and after `super`.
+final class AroundSuperScreen: LifecycleController, WorksAroundSuper {
+    let title: String
+    let log: EventLog
+
+    init(_ title: String, log: EventLog, globals: LifecycleActions) {
+        self.title = title
+        self.log = log
+        super.init(globals: globals)
+    }
+
+    override func viewDidLoad() { around(.didLoad) { super.viewDidLoad() } }
+    override func viewWillAppear(_ animated: Bool) {
+        around(.willAppear(animated: animated)) { super.viewWillAppear(animated) }
+    }
+    override func viewDidAppear(_ animated: Bool) {
+        around(.didAppear(animated: animated)) { super.viewDidAppear(animated) }
+    }
+    override func viewWillDisappear(_ animated: Bool) {
+        around(.willDisappear(animated: animated)) { super.viewWillDisappear(animated) }
+    }
+    override func viewDidDisappear(_ animated: Bool) {
+        around(.didDisappear(animated: animated)) { super.viewDidDisappear(animated) }
+    }
+}
+
+/// Stands in for `UIViewController` (Linux has no UIKit): its methods do UIKit's own work, logged as "UIKit <event>".
+@MainActor
+class FakeUIViewController {
+    let log: EventLog
+
+    init(log: EventLog) {
+        self.log = log
+    }
+
+    func viewDidLoad() { log.append("UIKit didLoad") }
+    func viewWillAppear(_ animated: Bool) { log.append("UIKit \(LifecycleEvent.willAppear(animated: animated))") }
+    func viewDidAppear(_ animated: Bool) { log.append("UIKit \(LifecycleEvent.didAppear(animated: animated))") }
+    func viewWillDisappear(_ animated: Bool) {
+        log.append("UIKit \(LifecycleEvent.willDisappear(animated: animated))")
+    }
+    func viewDidDisappear(_ animated: Bool) {
+        log.append("UIKit \(LifecycleEvent.didDisappear(animated: animated))")
+    }
+}
+
+/// AttachingToUIKit.md's `BaseViewController`, line for line, on the stand-in for `UIViewController`.
+class RecipeBaseViewController: FakeUIViewController, LifecycleHost {
+    let lifecycleActions: LifecycleActionList
+
+    init(log: EventLog, globals: LifecycleActions) {
+        lifecycleActions = LifecycleActionList(globals: globals)
+        super.init(log: log)
+    }
+
+    override func viewDidLoad() { super.viewDidLoad(); LifecycleActions.dispatch(.didLoad, to: self) }
+    override func viewWillAppear(_ animated: Bool) { super.viewWillAppear(animated); LifecycleActions.dispatch(.willAppear(animated: animated), to: self) }
+    override func viewDidAppear(_ animated: Bool) { super.viewDidAppear(animated); LifecycleActions.dispatch(.didAppear(animated: animated), to: self) }
+    override func viewWillDisappear(_ animated: Bool) { super.viewWillDisappear(animated); LifecycleActions.dispatch(.willDisappear(animated: animated), to: self) }
+    override func viewDidDisappear(_ animated: Bool) { super.viewDidDisappear(animated); LifecycleActions.dispatch(.didDisappear(animated: animated), to: self) }
+}
+
+/// An app's screen derived from the recipe's base class, with work before and after `super`.
+final class RecipeScreen: RecipeBaseViewController, WorksAroundSuper {
+    let title: String
+
+    init(_ title: String, log: EventLog, globals: LifecycleActions) {
+        self.title = title
+        super.init(log: log, globals: globals)
+    }
+
+    override func viewDidLoad() { around(.didLoad) { super.viewDidLoad() } }
+    override func viewWillAppear(_ animated: Bool) {
+        around(.willAppear(animated: animated)) { super.viewWillAppear(animated) }
+    }
+    override func viewDidAppear(_ animated: Bool) {
+        around(.didAppear(animated: animated)) { super.viewDidAppear(animated) }
+    }
+    override func viewWillDisappear(_ animated: Bool) {
+        around(.willDisappear(animated: animated)) { super.viewWillDisappear(animated) }
+    }
+    override func viewDidDisappear(_ animated: Bool) {
+        around(.didDisappear(animated: animated)) { super.viewDidDisappear(animated) }
+    }
+}
+
+/// The five methods UIKit calls, on `LifecycleController` and on the stand-in for `UIViewController` alike.
+@MainActor
+protocol ViewControllerMethods {
+    func viewDidLoad()
+    func viewWillAppear(_ animated: Bool)
+    func viewDidAppear(_ animated: Bool)
+    func viewWillDisappear(_ animated: Bool)
+    func viewDidDisappear(_ animated: Bool)
+}
+
+extension LifecycleController: ViewControllerMethods {}
+extension FakeUIViewController: ViewControllerMethods {}
+
+extension ViewControllerMethods {
+    /// Calls the method for `event`, as UIKit does, or as code driving a controller by hand does.
+    func call(_ event: LifecycleEvent) {
+        switch event {
+        case .didLoad: viewDidLoad()
+        case .willAppear(let animated): viewWillAppear(animated)
+        case .didAppear(let animated): viewDidAppear(animated)
+        case .willDisappear(let animated): viewWillDisappear(animated)
+        case .didDisappear(let animated): viewDidDisappear(animated)
+        }
     }
 }

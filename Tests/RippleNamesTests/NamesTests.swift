@@ -39,6 +39,7 @@ struct NamesTests {
         (ActionRegistration<NamesActions, Int, Double>.self, "RipplePipes"), (ActionProcess.self, "RipplePipes"),
         (ActionState.self, "RipplePipes"), (PipeTuple.self, "RipplePipes"), (UnhandledOutcomes.self, "RipplePipeline"),
         ((any Packet).self, "RipplePipeline"), (PacketPort<NamesPacket>.self, "RipplePipeline"),
+        ((any PacketSource<NamesPacket>).self, "RipplePipeline"), (PacketOutlet<NamesPacket>.self, "RipplePipeline"),
         (Plumber<NamesPacket>.self, "RipplePipeline"), ((any PipelineStage<NamesPacket>).self, "RipplePipeline"),
         ((any AsyncPipelineStage<NamesPacket>).self, "RipplePipeline"), (ClosureStage<NamesPacket>.self, "RipplePipeline"),
         (AsyncClosureStage<NamesPacket>.self, "RipplePipeline"), (Next<NamesPacket>.self, "RipplePipeline"),

@@ -101,6 +101,16 @@ struct LifetimeTests {
         #expect(!port.isWired)
     }
 
+    /// MainActorAndTokens.md: the plumber is the token and stops when released, visibly.
+    @Test func aPlumberNobodyKeepsStopsAtOnceAndEmitSaysSo() {
+        let port = NumberPort()
+        let outputs = Recorder<Int>()
+        _ = Plumber<Number>().addPort(port).onOutput { outputs.record($0.value) }
+        #expect(!port.isWired)
+        #expect(!port.emit(Number(1), portNumber: 0))
+        #expect(outputs.values.isEmpty)
+    }
+
     @Test func liveObjectsAreCounted() {
         // Other tests run in parallel, so only a lower bound can be checked.
         let plumber = Plumber<Number>()

@@ -16,8 +16,10 @@ struct SharePacket: Packet, Equatable {
 }
 
 /// Produces a packet when the user taps "share" (the seed's `receiveShareEvent:`), on port 100.
-/// `@unchecked Sendable` restates `PacketPort`'s conformance; the subclass adds no stored state.
-final class ShareEventPort: PacketPort<SharePacket>, @unchecked Sendable {
+/// Adopts `PacketSource` as the seed's port adopts `PortDelegate`; made of `let`s, so checked `Sendable`.
+final class ShareEventPort: PacketSource, Sendable {
+    let packetOutlet = PacketOutlet<SharePacket>()
+
     static let portNumber = 100
 
     func receiveShareEvent(_ event: [String: String]) {

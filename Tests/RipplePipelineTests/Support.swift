@@ -15,9 +15,10 @@ struct Number: Packet, Equatable {
     }
 }
 
-/// A port anyone can emit through.
-/// `@unchecked Sendable` restates `PacketPort`'s conformance; the subclass adds no stored state.
-final class NumberPort: PacketPort<Number>, @unchecked Sendable {}
+/// A port anyone can emit through, from any thread: a `PacketSource` made of `let`s is checked `Sendable`.
+final class NumberPort: PacketSource, Sendable {
+    let packetOutlet = PacketOutlet<Number>()
+}
 
 /// Appends its name to the packet's path and passes it on.
 struct Mark: PipelineStage {

@@ -1,4 +1,6 @@
 import Dispatch
+import RippleCore
+import RippleNodes
 import RippleTesting
 import Testing
 
@@ -12,6 +14,33 @@ struct RecorderTests {
         #expect(recorder.last == 2)
         recorder.reset()
         #expect(recorder.count == 0)
+    }
+
+    @Test func recordsTimedValuesCompletionAndFailure() {
+        let scheduler = TestScheduler()
+        let recorder = Recorder<Int>(scheduler: scheduler)
+        recorder.record(1)
+        scheduler.advance(by: .seconds(2))
+        recorder.record(2)
+        scheduler.advance(by: .milliseconds(500))
+        recorder.recordFailure(Timeout())
+        recorder.recordCompletion()
+        #expect(recorder.events == [.value(.zero, 1), .value(.seconds(2), 2), .failed(.milliseconds(2500), Timeout()),
+                                    .completed(.milliseconds(2500))])
+        #expect(recorder.values == [1, 2])
+        #expect(recorder.count == 2)
+        #expect(recorder.last == 2)
+    }
+
+    @Test func aNodeListenerRecordsAtTheVirtualTime() {
+        let scheduler = TestScheduler()
+        let recorder = Recorder<Int>(scheduler: scheduler)
+        let node = MutableNode(1)
+        let bag = CancelBag()
+        node.listened(by: bag).withBlock(recorder.record)
+        scheduler.advance(by: .seconds(5))
+        node.value = 2
+        #expect(recorder.events == [.value(.zero, 1), .value(.seconds(5), 2)])
     }
 
     @Test func recordsFromManyThreadsWithoutLoss() {

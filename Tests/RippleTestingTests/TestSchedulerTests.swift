@@ -75,6 +75,16 @@ struct TestSchedulerTests {
         #expect(log.values == [.seconds(10)])
     }
 
+    @Test func runDrainingInExactlyRunLimitActionsIsFine() {
+        let scheduler = TestScheduler()
+        scheduler.runLimit = 2
+        let log = Recorder<Int>()
+        scheduler.schedule { log.record(1) }
+        scheduler.schedule(after: .seconds(1)) { log.record(2) }
+        scheduler.run()
+        #expect(log.values == [1, 2])
+    }
+
     @Test func advancingBackwardsIsAProgrammerError() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             TestScheduler().advance(by: .seconds(-1))
@@ -95,6 +105,6 @@ struct TestSchedulerTests {
             ticker.scheduler.run()
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(message.contains("TestScheduler.run() performed 100 actions without draining"))
+        #expect(message.contains("TestScheduler.run() performed 100 actions (runLimit) without draining"))
     }
 }

@@ -55,21 +55,23 @@ public final class LifecycleActions {
         shared.remove(action)
     }
 
-    /// Delivers `event` to `host`: the host's own implementation, then the global actions of the registry the host
-    /// sees, then the host's own actions, each in registration order.
+    /// Delivers `event` to `host`: the global actions of the registry the host sees, then the host's own actions,
+    /// each in registration order.
     ///
     /// For a ``LifecycleController`` this plays UIKit's part: it calls the controller's method (`viewDidAppear(_:)`
-    /// for `.didAppear`), and runs the actions after that method returns — only if the override chain reached
-    /// `LifecycleController`'s implementation. For any other host, the host's own work is whatever it did before
-    /// calling `dispatch`, so only the actions run.
+    /// for `.didAppear`), and the actions run where that method's override chain reaches `LifecycleController`'s
+    /// implementation — where the override calls `super` — so the order is the seed's: the override's code before
+    /// `super`, the actions, the override's code after `super`. An override that does not call `super` triggers no
+    /// actions. For any other host, the actions run here: the host's own work is whatever it does around the call.
     ///
     /// Both action lists are read before the first action runs: an action registered or removed during the event
     /// takes effect from the next event.
     public static func dispatch(_ event: LifecycleEvent, to host: any LifecycleHost) {
-        if let controller = host as? LifecycleController, !controller.runOwnImplementation(of: event) {
-            return
+        if let controller = host as? LifecycleController {
+            controller.deliver(event)
+        } else {
+            runActions(for: event, on: host)
         }
-        runActions(for: event, on: host)
     }
 
     static func runActions(for event: LifecycleEvent, on host: any LifecycleHost) {

@@ -3,7 +3,7 @@
 // update). Overload resolution prefers these to the pack-generic ones; the behaviour is the same.
 
 extension Node where Value == Void {
-    /// ``combine(_:)`` of two nodes.
+    /// ``combine(_:)-type.method`` of two nodes.
     @inlinable
     public static func combine<A: Sendable, B: Sendable>(_ a: Node<A>, _ b: Node<B>) -> Node<(A, B)> {
         var builder = CombineBuilder<(A, B)>(count: 2)
@@ -12,7 +12,7 @@ extension Node where Value == Void {
         return builder.output
     }
 
-    /// ``combine(_:)`` of three nodes.
+    /// ``combine(_:)-type.method`` of three nodes.
     @inlinable
     public static func combine<A: Sendable, B: Sendable, C: Sendable>(
         _ a: Node<A>, _ b: Node<B>, _ c: Node<C>
@@ -24,7 +24,7 @@ extension Node where Value == Void {
         return builder.output
     }
 
-    /// ``combine(_:)`` of four nodes.
+    /// ``combine(_:)-type.method`` of four nodes.
     @inlinable
     public static func combine<A: Sendable, B: Sendable, C: Sendable, D: Sendable>(
         _ a: Node<A>, _ b: Node<B>, _ c: Node<C>, _ d: Node<D>
@@ -37,7 +37,7 @@ extension Node where Value == Void {
         return builder.output
     }
 
-    /// ``combine(_:)`` of five nodes.
+    /// ``combine(_:)-type.method`` of five nodes.
     @inlinable
     public static func combine<A: Sendable, B: Sendable, C: Sendable, D: Sendable, E: Sendable>(
         _ a: Node<A>, _ b: Node<B>, _ c: Node<C>, _ d: Node<D>, _ e: Node<E>

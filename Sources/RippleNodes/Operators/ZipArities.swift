@@ -2,7 +2,7 @@
 // `CombineArities.swift`). Overload resolution prefers these to the pack-generic one; the behaviour is the same.
 
 extension Node where Value == Void {
-    /// ``zip(_:)`` of two nodes.
+    /// ``zip(_:)-type.method`` of two nodes.
     @inlinable
     public static func zip<A: Sendable, B: Sendable>(_ a: Node<A>, _ b: Node<B>) -> Node<(A, B)> {
         var builder = ZipBuilder<(A, B)>(count: 2)
@@ -11,7 +11,7 @@ extension Node where Value == Void {
         return builder.output
     }
 
-    /// ``zip(_:)`` of three nodes.
+    /// ``zip(_:)-type.method`` of three nodes.
     @inlinable
     public static func zip<A: Sendable, B: Sendable, C: Sendable>(
         _ a: Node<A>, _ b: Node<B>, _ c: Node<C>
@@ -23,7 +23,7 @@ extension Node where Value == Void {
         return builder.output
     }
 
-    /// ``zip(_:)`` of four nodes.
+    /// ``zip(_:)-type.method`` of four nodes.
     @inlinable
     public static func zip<A: Sendable, B: Sendable, C: Sendable, D: Sendable>(
         _ a: Node<A>, _ b: Node<B>, _ c: Node<C>, _ d: Node<D>
@@ -36,7 +36,7 @@ extension Node where Value == Void {
         return builder.output
     }
 
-    /// ``zip(_:)`` of five nodes.
+    /// ``zip(_:)-type.method`` of five nodes.
     @inlinable
     public static func zip<A: Sendable, B: Sendable, C: Sendable, D: Sendable, E: Sendable>(
         _ a: Node<A>, _ b: Node<B>, _ c: Node<C>, _ d: Node<D>, _ e: Node<E>

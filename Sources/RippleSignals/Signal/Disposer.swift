@@ -6,7 +6,7 @@ import Synchronization
 /// A signal's action returns `Disposer { … }` with its cleanup; ``Signal/subscribe(value:error:complete:)`` returns a
 /// disposer that ends the subscription. Either way the work runs at most once, on the first thread that disposes.
 ///
-/// Not `final`: inside this module a subscription's shared state (``SubscriptionCore``) and an operator's
+/// Not `final`: inside this module a subscription's shared state (`SubscriptionCore`) and an operator's
 /// per-subscription state (`CompletionGroup`) are disposers themselves, overriding ``dispose()`` and
 /// ``isDisposed``, so handing one out as a disposer allocates nothing (no wrapper object, no closure).
 public class Disposer: CancelToken, @unchecked Sendable {
