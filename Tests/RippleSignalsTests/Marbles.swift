@@ -52,39 +52,27 @@ enum Marbles {
     }
 }
 
-/// A cold signal that plays a marble diagram from the moment it is subscribed, and remembers when each of its
-/// subscriptions started and was disposed (in virtual seconds).
-final class MarbleSource: @unchecked Sendable {
-    let scheduler: TestScheduler
-    let events: [Marbles.Timed]
-    private let log = Locked<(subscribed: [Int], disposed: [Int])>(([], []))
+/// A cold signal that plays a marble diagram from the moment it is subscribed (RippleTesting's cold `TestSignal`),
+/// with when each of its subscriptions started and ended, in virtual seconds.
+final class MarbleSource: Sendable {
+    private let source: TestSignal<String, TestError>
 
     init(_ marbles: String, on scheduler: TestScheduler) {
-        self.scheduler = scheduler
-        events = Marbles.parse(marbles)
-    }
-
-    var subscribedAt: [Int] { log.withLock { $0.subscribed } }
-    var disposedAt: [Int] { log.withLock { $0.disposed } }
-
-    var signal: Signal<String, TestError> {
-        Signal { [self] subscriber in
-            log.withLock { $0.subscribed.append(scheduler.seconds) }
-            let work = events.map { timed in
-                scheduler.schedule(after: .seconds(timed.second)) {
-                    switch timed.event {
-                    case .value(let value): subscriber.send(value)
-                    case .error(let code): subscriber.sendError(TestError(code))
-                    case .complete: subscriber.sendComplete()
-                    }
-                }
-            }
-            return Disposer { [self] in
-                for item in work { item.cancel() }
-                log.withLock { $0.disposed.append(scheduler.seconds) }
+        let events: [Recorded<String>] = Marbles.parse(marbles).map { timed in
+            let time = Duration.seconds(timed.second)
+            return switch timed.event {
+            case .value(let value): .value(time, value)
+            case .error(let code): .failed(time, TestError(code))
+            case .complete: .completed(time)
             }
         }
+        source = scheduler.coldSignal(events, failure: TestError.self)
     }
+
+    var signal: Signal<String, TestError> { source.signal }
+    var subscribedAt: [Int] { source.subscriptions.map { Int($0.subscribed.components.seconds) } }
+    /// When subscriptions ended: disposed, or after their terminal event.
+    var disposedAt: [Int] { source.subscriptions.compactMap { $0.disposed.map { Int($0.components.seconds) } } }
 }
 
 extension TestScheduler {
