@@ -53,7 +53,7 @@ let signalsSection = TourSection(name: "signals", summary: "GYSignal's cold sign
     let requestB = tourRequest("requestB", 10, on: network, log: log)
     let requestC = tourRequest("requestC", 10, on: network, log: log)
     await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-        requestA.zip(requestB)
+        _ = requestA.zip(requestB)
             .flatMap { pair in
                 log.print("A and B done (\(pair.0), \(pair.1)): start C")
                 return requestC
@@ -82,19 +82,19 @@ let signalsSection = TourSection(name: "signals", summary: "GYSignal's cold sign
 
     log.heading("GYSignal — 信号操作")
     log.code("Signal.just(\"666\")")
-    Signal<String, Never>.just("666").subscribe { log.print("just: \($0)") }
+    _ = Signal<String, Never>.just("666").subscribe { log.print("just: \($0)") }
     log.code("[1…6].filter { $0 % 2 != 0 }")
-    numbers([1, 2, 3, 4, 5, 6]).filter { $0 % 2 != 0 }.subscribe { log.print("filter: \($0)") }
+    _ = numbers([1, 2, 3, 4, 5, 6]).filter { $0 % 2 != 0 }.subscribe { log.print("filter: \($0)") }
     log.code("[1, 1, 2, 2, 3, 1].different()")
-    numbers([1, 1, 2, 2, 3, 1]).different().subscribe { log.print("different: \($0)") }
+    _ = numbers([1, 1, 2, 2, 3, 1]).different().subscribe { log.print("different: \($0)") }
     log.code("[1…5].take(3)")
-    numbers([1, 2, 3, 4, 5]).take(3).subscribe(value: { log.print("take: \($0)") },
+    _ = numbers([1, 2, 3, 4, 5]).take(3).subscribe(value: { log.print("take: \($0)") },
                                                complete: { log.print("take: complete") })
     log.code("[1…5].skip(3)")
-    numbers([1, 2, 3, 4, 5]).skip(3).subscribe { log.print("skip: \($0)") }
+    _ = numbers([1, 2, 3, 4, 5]).skip(3).subscribe { log.print("skip: \($0)") }
     log.code("flaky.retry(3) — fails twice, then answers")
     let attempts = Locked(0)
-    Signal<String, RequestError> { subscriber in
+    _ = Signal<String, RequestError> { subscriber in
         let attempt = attempts.withLock { $0 += 1; return $0 }
         log.print("retry: attempt \(attempt)")
         if attempt < 3 { subscriber.sendError(RequestError()) } else { subscriber.send("ok") }
@@ -102,23 +102,23 @@ let signalsSection = TourSection(name: "signals", summary: "GYSignal's cold sign
         return .empty
     }.retry(3).subscribe(value: { log.print("retry: \($0)") })
     log.code("signal.finally { … }")
-    numbers([1]).finally { log.print("finally: after complete") }
+    _ = numbers([1]).finally { log.print("finally: after complete") }
         .subscribe(complete: { log.print("finally: complete") })
     log.code("signal.map { _ in \"new value\" }")
-    numbers([1]).map { _ in "new value" }.subscribe { log.print("map: \($0)") }
+    _ = numbers([1]).map { _ in "new value" }.subscribe { log.print("map: \($0)") }
     log.code("signal.flatMap { n in [n, n * 10] }")
-    numbers([1, 2]).flatMap { numbers([$0, $0 * 10]) }.subscribe { log.print("flatMap: \($0)") }
+    _ = numbers([1, 2]).flatMap { numbers([$0, $0 * 10]) }.subscribe { log.print("flatMap: \($0)") }
     log.code("signal1.then(signal2)")
-    numbers([1, 2]).then(numbers([7])).subscribe { log.print("then: \($0)") }
+    _ = numbers([1, 2]).then(numbers([7])).subscribe { log.print("then: \($0)") }
     log.code("signal1.merge(signal2, signal3)")
-    numbers([1]).merge(numbers([2]), numbers([3])).subscribe(value: { log.print("merge: \($0)") },
+    _ = numbers([1]).merge(numbers([2]), numbers([3])).subscribe(value: { log.print("merge: \($0)") },
                                                              complete: { log.print("merge: complete") })
     log.code("signal1.combineLatest(signal2) — GYSignal's zip: latest values once both have sent")
-    numbers([1, 2]).combineLatest(Signal<String, Never>.just("a"))
+    _ = numbers([1, 2]).combineLatest(Signal<String, Never>.just("a"))
         .subscribe(value: { log.print("combineLatest: (\($0.0), \($0.1))") },
                    complete: { log.print("combineLatest: complete") })
     log.code("signal1.zip(signal2) — Rx zip: pairs by position")
-    numbers([1, 2, 3]).zip(Signal<String, Never>.just("a").merge(.just("b")))
+    _ = numbers([1, 2, 3]).zip(Signal<String, Never>.just("a").merge(.just("b")))
         .subscribe { log.print("zip: (\($0.0), \($0.1))") }
 
     log.heading("GYSignal — 双向绑定: different() breaks the loop")

@@ -33,5 +33,48 @@ enum SignalsLeakWorkload {
         scheduler.advance(by: .seconds(1))
         pending.dispose()
         scheduler.run()
+        producersLetGo()
+    }
+
+    /// Issue 19's shape: producers that keep their subscriber only while a request runs, then drop it without an end
+    /// event. Every multi-input operator (and retry) must then free its chain.
+    static func producersLetGo() {
+        let held = HeldSubscribers()
+        let request = Signal<Int, Failure> { subscriber in
+            held.keep(subscriber)
+            subscriber.send(1)
+            return Disposer {}
+        }
+        let chains: [Signal<Int, Failure>] = [
+            request.merge(request),
+            request.combineLatest(request).map { $0.0 + $0.1 },
+            request.combineLatest(request, request, request).map { $0.0 + $0.3 },
+            request.zip(request).map { $0.0 + $0.1 },
+            request.flatMap { _ in request },
+            request.flatMapLatest { _ in request },
+            request.catch { _ in request },
+            request.share(replay: 1),
+            Signal.zip([request, request]).map { $0[0] },
+            Signal.combineLatest([request, request]).map { $0[0] },
+            Signal.merge([request, request]),
+            request.retry(1),
+        ]
+        for chain in chains {
+            _ = chain.subscribe(value: { _ in }, error: { _ in }, complete: {})
+        }
+        held.dropAll()
+    }
+}
+
+/// The subscribers a workload's producers hold until they let go. Single-threaded use.
+final class HeldSubscribers: @unchecked Sendable {
+    private var subscribers: [SignalSubscriber<Int, SignalsLeakWorkload.Failure>] = []
+
+    func keep(_ subscriber: SignalSubscriber<Int, SignalsLeakWorkload.Failure>) {
+        subscribers.append(subscriber)
+    }
+
+    func dropAll() {
+        subscribers.removeAll()
     }
 }

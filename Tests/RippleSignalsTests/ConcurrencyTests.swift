@@ -99,7 +99,7 @@ struct ConcurrencyTests {
     func fromThrowingSequence() async {
         let (stream, continuation) = AsyncThrowingStream<Int, any Error>.makeStream()
         let (events, eventsContinuation) = AsyncStream<String>.makeStream()
-        Signal(stream).subscribe(value: { eventsContinuation.yield("\($0)") },
+        _ = Signal(stream).subscribe(value: { eventsContinuation.yield("\($0)") },
                                  error: { eventsContinuation.yield("error \(($0 as? TestError)?.code ?? -1)") })
         continuation.yield(1)
         continuation.finish(throwing: TestError(3))

@@ -105,7 +105,7 @@ struct GrammarTests {
                 log.record("cleanup")
             }
         }
-        signal.subscribe(error: { log.record("error \($0.code)") })
+        _ = signal.subscribe(error: { log.record("error \($0.code)") })
         source.sendError(TestError(4))
         #expect(log.values == ["error 4", "cleanup"])
         #expect(source.disposals == 1)
@@ -140,7 +140,7 @@ struct GrammarTests {
     @Test("the cleanup of an action that completes synchronously runs once the action returns")
     func synchronousCompletionCleanup() {
         let log = Recorder<String>()
-        Signal<Int, TestError> { subscriber in
+        _ = Signal<Int, TestError> { subscriber in
             subscriber.send(1)
             subscriber.sendComplete()
             log.record("action returns")
@@ -153,7 +153,7 @@ struct GrammarTests {
     func reentrantSendIsQueued() {
         let log = Recorder<String>()
         let source = ManualSource<Int, TestError>()
-        source.signal.subscribe(value: { value in
+        _ = source.signal.subscribe(value: { value in
             log.record("begin \(value)")
             if value == 1 { source.send(2) }
             log.record("end \(value)")
@@ -168,7 +168,7 @@ struct GrammarTests {
     func reentrantSendThroughChainIsQueued() {
         let log = Recorder<String>()
         let source = ManualSource<Int, TestError>()
-        source.signal.map { $0 * 10 }.filter { _ in true }.map { $0 + 1 }.subscribe(value: { value in
+        _ = source.signal.map { $0 * 10 }.filter { _ in true }.map { $0 + 1 }.subscribe(value: { value in
             log.record("begin \(value)")
             if value == 11 { source.send(2) }
             log.record("end \(value)")

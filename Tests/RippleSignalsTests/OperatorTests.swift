@@ -56,9 +56,9 @@ struct OperatorTests {
         let zipped = left.signal.zip(right.signal)
         let first = Recorder<String>()
         let second = Recorder<String>()
-        zipped.subscribe(value: { first.record("\($0.0)\($0.1)") })
+        _ = zipped.subscribe(value: { first.record("\($0.0)\($0.1)") })
         left.send(1)
-        zipped.subscribe(value: { second.record("\($0.0)\($0.1)") })
+        _ = zipped.subscribe(value: { second.record("\($0.0)\($0.1)") })
         right.send("a")
         left.send(2)
         right.send("b")
@@ -301,9 +301,9 @@ struct OperatorTests {
         let right = ManualSource<String, TestError>()
         let zipped = Recorder<String>()
         let combined = Recorder<String>()
-        left.signal.zip(right.signal).subscribe(value: { zipped.record("\($0.0)\($0.1)") },
+        _ = left.signal.zip(right.signal).subscribe(value: { zipped.record("\($0.0)\($0.1)") },
                                                 complete: { zipped.record("complete") })
-        left.signal.combineLatest(right.signal).subscribe(value: { combined.record("\($0.0)\($0.1)") },
+        _ = left.signal.combineLatest(right.signal).subscribe(value: { combined.record("\($0.0)\($0.1)") },
                                                           complete: { combined.record("complete") })
         left.send(1)
         left.send(2)
@@ -321,7 +321,7 @@ struct OperatorTests {
     @Test("zip of three signals gives a typed triple")
     func zipThree() {
         let recorder = Recorder<String>()
-        sequence([1, 2]).zip(sequence(["a", "b", "c"]), sequence([true]))
+        _ = sequence([1, 2]).zip(sequence(["a", "b", "c"]), sequence([true]))
             .subscribe(value: { triple in recorder.record("\(triple.0)\(triple.1)\(triple.2)") },
                        complete: { recorder.record("complete") })
         #expect(recorder.values == ["1atrue", "complete"])
@@ -409,7 +409,7 @@ struct OperatorTests {
         let seen = Recorder<String>()
         let combined: Signal<(Int8, String, Bool, Double, [Int]), TestError> =
             a.signal.combineLatest(b.signal, c.signal, d.signal, e.signal)
-        combined.subscribe(value: { seen.record("\($0.0) \($0.1) \($0.2) \($0.3) \($0.4)") })
+        _ = combined.subscribe(value: { seen.record("\($0.0) \($0.1) \($0.2) \($0.3) \($0.4)") })
         a.send(-3)
         b.send("one")
         c.send(true)

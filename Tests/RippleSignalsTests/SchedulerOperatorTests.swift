@@ -38,7 +38,7 @@ struct SchedulerOperatorTests {
         let scheduler = TestScheduler()
         let source = ManualSource<Int, TestError>()
         let arrivals = Recorder<String>()
-        source.signal.delay(.seconds(2), on: scheduler)
+        _ = source.signal.delay(.seconds(2), on: scheduler)
             .subscribe(value: { arrivals.record("\($0)@\(scheduler.now)") },
                        complete: { arrivals.record("complete@\(scheduler.now)") })
         source.send(1)
@@ -69,7 +69,7 @@ struct SchedulerOperatorTests {
         let scheduler = TestScheduler()
         let source = ManualSource<String, TestError>()
         let arrivals = Recorder<String>()
-        source.signal.debounce(.milliseconds(300), on: scheduler)
+        _ = source.signal.debounce(.milliseconds(300), on: scheduler)
             .subscribe(value: { arrivals.record("\($0)@\(scheduler.now)") },
                        complete: { arrivals.record("complete@\(scheduler.now)") })
         source.send("h")
@@ -104,7 +104,7 @@ struct SchedulerOperatorTests {
         let scheduler = TestScheduler()
         let source = ManualSource<Int, TestError>()
         let arrivals = Recorder<String>()
-        source.signal.throttle(.seconds(1), on: scheduler)
+        _ = source.signal.throttle(.seconds(1), on: scheduler)
             .subscribe(value: { arrivals.record("\($0)@\(scheduler.now)") },
                        complete: { arrivals.record("complete@\(scheduler.now)") })
         source.send(1)

@@ -190,11 +190,11 @@ struct SeedExampleTests {
     @Test("finally: runs after the complete callback, and after the error callback")
     func finally() {
         let log = Recorder<String>()
-        sequence([1]).finally { log.record("finally") }
+        _ = sequence([1]).finally { log.record("finally") }
             .subscribe(value: { log.record("value \($0)") }, complete: { log.record("complete") })
         #expect(log.values == ["value 1", "complete", "finally"])
         log.reset()
-        Signal<Int, TestError>.fail(TestError(2)).finally { log.record("finally") }
+        _ = Signal<Int, TestError>.fail(TestError(2)).finally { log.record("finally") }
             .subscribe(error: { log.record("error \($0.code)") })
         #expect(log.values == ["error 2", "finally"])
     }
@@ -242,7 +242,7 @@ struct SeedExampleTests {
         let first = ManualSource<Int, TestError>()
         let second = ManualSource<String, TestError>()
         let printed = Recorder<String>()
-        first.signal.combineLatest(second.signal)
+        _ = first.signal.combineLatest(second.signal)
             .subscribe(value: { printed.record("\($0.0)\($0.1)") }, complete: { printed.record("complete") })
         first.send(1)
         first.send(2)
@@ -296,7 +296,7 @@ struct BindingTests {
         let scheduler = TestScheduler()
         let order = Order()
         let printed = Recorder<Int>()
-        observe(order, \.purchaseNum, on: scheduler).subscribe { printed.record($0) }
+        _ = observe(order, \.purchaseNum, on: scheduler).subscribe { printed.record($0) }
         order.purchaseNum = 2
         order.purchaseNum = 3
         scheduler.advance()
@@ -312,7 +312,7 @@ struct BindingTests {
         expectReleased { tracker in
             var order: Order? = Order()
             tracker.track(order!, "order")
-            observe(order!, \.purchaseNum, on: scheduler).subscribe(complete: { completions.record(1) })
+            _ = observe(order!, \.purchaseNum, on: scheduler).subscribe(complete: { completions.record(1) })
             order!.purchaseNum = 2
             order = nil
             scheduler.run()

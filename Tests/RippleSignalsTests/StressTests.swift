@@ -37,7 +37,7 @@ struct StressTests {
             holder.withLock { $0 = subscriber }
             return .empty
         }
-        signal.subscribe(value: { value in
+        _ = signal.subscribe(value: { value in
             detector.enter()
             received.record(value)
             detector.leave()
@@ -68,7 +68,7 @@ struct StressTests {
             let detector = OverlapDetector()
             let events = Recorder<String>()
             let holder = Locked<SignalSubscriber<Int, Never>?>(nil)
-            Signal<Int, Never> { subscriber in
+            _ = Signal<Int, Never> { subscriber in
                 holder.withLock { $0 = subscriber }
                 return .empty
             }
@@ -139,7 +139,7 @@ struct StressTests {
         let detector = OverlapDetector()
         let tuples = Recorder<Int>()
         let combined: Signal<(Int, Int), Never> = left.signal.combineLatest(right.signal)
-        combined.subscribe(value: { pair in
+        _ = combined.subscribe(value: { pair in
             detector.enter()
             tuples.record(pair.0 + pair.1)
             detector.leave()
@@ -166,7 +166,7 @@ struct StressTests {
         let completions = Recorder<Int>()
         let combined: Signal<(Int, Int, Int, Int), Never> =
             sources[0].signal.combineLatest(sources[1].signal, sources[2].signal, sources[3].signal)
-        combined.subscribe(value: { values in
+        _ = combined.subscribe(value: { values in
             detector.enter()
             tuples.record(values.0 + values.1 + values.2 + values.3)
             detector.leave()
@@ -210,8 +210,8 @@ struct StressTests {
         let pairs = Recorder<Int>()
         let merged = Recorder<Int>()
         let zipped: Signal<(Int, Int), Never> = left.signal.zip(right.signal)
-        zipped.subscribe(value: { pair in pairs.record(pair.0 - pair.1) })
-        left.signal.merge(right.signal).subscribe(value: { merged.record($0) })
+        _ = zipped.subscribe(value: { pair in pairs.record(pair.0 - pair.1) })
+        _ = left.signal.merge(right.signal).subscribe(value: { merged.record($0) })
         DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
             for index in 0..<1_000 {
                 if thread % 2 == 0 { left.send(index) } else { right.send(index) }

@@ -127,13 +127,13 @@ struct PlumberSignalTests {
         let plumber = Plumber<SharePacket>().addPipeline(RequestLink())
         let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<[String], Never>) in
             let log = EventLog<String>()
-            plumber.processSignal(SharePacket(docId: "D9"), portNumber: 7)
+            _ = plumber.processSignal(SharePacket(docId: "D9"), portNumber: 7)
                 .map { result in "\(result.output?.portNumber ?? -1) \(result.output?.link ?? "stopped")" }
                 .subscribe(value: { log.record($0) }, complete: { continuation.resume(returning: log.values) })
         }
         #expect(outcome == ["7 https://ripple.example/D9"])
         let blocked = await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
-            plumber.processSignal(SharePacket(docId: "secret-x"), portNumber: 1)
+            _ = plumber.processSignal(SharePacket(docId: "secret-x"), portNumber: 1)
                 .subscribe(value: { continuation.resume(returning: $0.stoppingStage?.name) })
         }
         #expect(blocked == "RequestLink")

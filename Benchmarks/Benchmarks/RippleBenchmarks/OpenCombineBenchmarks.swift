@@ -88,6 +88,15 @@ func registerOpenCombineBenchmarks() {
         subscription.cancel()
         check(sum, equals: benchmark.scaledIterations.count, "FlatMapLatestPumping/OpenCombine")
     }
+
+    Benchmark("FlatMapLatestCreating/OpenCombine", configuration: configuration(.kilo)) { benchmark in
+        let sum = Sum()
+        for _ in benchmark.scaledIterations {
+            let subscription = flatMapLatestChain(Just(1)).sink { sum.value &+= $0 }
+            subscription.cancel()
+        }
+        check(sum, equals: benchmark.scaledIterations.count, "FlatMapLatestCreating/OpenCombine")
+    }
 }
 
 // The chains are spelled out with concrete types, as Combine code is written; erasing at each step would add a box

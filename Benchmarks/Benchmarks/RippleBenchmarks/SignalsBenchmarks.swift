@@ -6,7 +6,7 @@ import RippleSignals
 /// Signals are cold and have no subject: a "subject" here is the `SignalSubscriber` a `Signal { subscriber in … }` action
 /// hands out, captured and sent into directly — the cheapest way to push values into a signal chain. A second
 /// subscriber is a second subscription, so "two subscribers" means the producer sends to both captured subscribers.
-/// Signals have no switch-to-latest operator (GYSignal has none), so FlatMapLatest is n/a here.
+/// FlatMapLatest is `map { Signal.just($0) }.switchToLatest()`, as in the peers.
 func registerSignalsBenchmarks() {
     Benchmark("SubjectPumping/Signals", configuration: configuration(.mega)) { benchmark in
         let sum = Sum()
@@ -90,6 +90,27 @@ func registerSignalsBenchmarks() {
         check(sum, equals: benchmark.scaledIterations.count, "FlatMapsCreating/Signals")
     }
 
+    Benchmark("FlatMapLatestPumping/Signals", configuration: configuration(.kilo)) { benchmark in
+        let sum = Sum()
+        let subject = SignalSubject()
+        let disposer = signalFlatMapLatestChain(subject.signal).subscribe(value: { sum.value &+= $0 })
+        let subscriber = subject.only
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { subscriber.send(1) }
+        benchmark.stopMeasurement()
+        disposer.dispose()
+        check(sum, equals: benchmark.scaledIterations.count, "FlatMapLatestPumping/Signals")
+    }
+
+    Benchmark("FlatMapLatestCreating/Signals", configuration: configuration(.kilo)) { benchmark in
+        let sum = Sum()
+        for _ in benchmark.scaledIterations {
+            let disposer = signalFlatMapLatestChain(Signal.just(1)).subscribe(value: { sum.value &+= $0 })
+            disposer.dispose()
+        }
+        check(sum, equals: benchmark.scaledIterations.count, "FlatMapLatestCreating/Signals")
+    }
+
     Benchmark("CombineLatestPumping/Signals", configuration: configuration(.kilo)) { benchmark in
         let sum = Sum()
         let subject = SignalSubject()
@@ -153,6 +174,16 @@ func signalFlatMapChain(_ source: Signal<Int, Never>) -> Signal<Int, Never> {
         .flatMap { Signal.just($0) }
         .flatMap { Signal.just($0) }
         .flatMap { Signal.just($0) }
+}
+
+/// Five chained switch-to-latest levels, each mapping to a `just` (the peers' shape).
+func signalFlatMapLatestChain(_ source: Signal<Int, Never>) -> Signal<Int, Never> {
+    source
+        .map { Signal<Int, Never>.just($0) }.switchToLatest()
+        .map { Signal<Int, Never>.just($0) }.switchToLatest()
+        .map { Signal<Int, Never>.just($0) }.switchToLatest()
+        .map { Signal<Int, Never>.just($0) }.switchToLatest()
+        .map { Signal<Int, Never>.just($0) }.switchToLatest()
 }
 
 /// Seven nested 4-input combineLatest levels: three constant inputs and the previous level, whose value each level

@@ -4,9 +4,9 @@ import RippleCore
 public enum SignalBufferingPolicy: Sendable {
     /// Keep every value.
     case unbounded
-    /// Keep at most `limit` values; newer values are dropped while the buffer is full.
+    /// Keep at most `limit` values (at least 1); newer values are dropped while the buffer is full.
     case bufferingOldest(Int)
-    /// Keep at most `limit` values; the oldest is dropped to make room.
+    /// Keep at most `limit` values (at least 1); the oldest is dropped to make room.
     case bufferingNewest(Int)
 }
 
@@ -20,9 +20,17 @@ extension Signal {
     ///
     /// Each iterator subscribes once. Cancelling the consuming task, or dropping the iterator, disposes the
     /// subscription. An error or completion is never lost to a full buffer: it ends the sequence after the values
-    /// the buffer kept.
+    /// the buffer kept. A limit below 1 would drop every value: it stops the program with a message naming it.
     public func values(bufferingPolicy: SignalBufferingPolicy) -> SignalValues<Value, Failure> {
-        SignalValues(signal: self, policy: bufferingPolicy)
+        switch bufferingPolicy {
+        case .unbounded:
+            break
+        case .bufferingOldest(let limit), .bufferingNewest(let limit):
+            if limit < 1 {
+                programmerError("Signal.values(bufferingPolicy:) needs a limit ≥ 1, got .\(bufferingPolicy)")
+            }
+        }
+        return SignalValues(signal: self, policy: bufferingPolicy)
     }
 }
 

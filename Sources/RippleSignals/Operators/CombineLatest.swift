@@ -35,29 +35,13 @@ func combineLatestSignals<each Input: Sendable, Failure: Error>(
                 var index = 0
                 repeat values.destroy((each Input).self, at: &index, ifIn: present)
             })
-        var disposers: [Disposer] = []
-        repeat subscribeLatest(each inputs, state: state, disposers: &disposers)
-        let all = disposers
-        return Disposer {
-            for disposer in all { disposer.dispose() }
+        var inputList = InputList<Failure>()
+        for input in repeat each inputs {
+            inputList.attach(input, to: downstream, value: { index in { state.receive($0, from: index) } },
+                             complete: { index in { state.complete(index) } })
         }
+        return inputList.disposer
     }
-}
-
-/// Subscribes input number `disposers.count` (none once the downstream is disposed), with raw callbacks like
-/// merge's inputs: the input keeps the grammar itself and the state's lock orders what the inputs send, so a `just`
-/// or map/filter input needs no subscriber of its own.
-private func subscribeLatest<Input: Sendable, Output: Sendable, Failure: Error>(
-    _ input: Signal<Input, Failure>,
-    state: CombineLatestState<Output, Failure>,
-    disposers: inout [Disposer]
-) {
-    let index = disposers.count
-    if state.downstream.isDisposed { return }
-    disposers.append(input.attach(
-        value: { value in state.receive(value, from: index) },
-        error: { state.fail($0) },
-        complete: { state.complete(index) }))
 }
 
 /// Per-subscription bookkeeping of `combineLatest`. `@unchecked Sendable`: state guarded by the inherited `lock`.

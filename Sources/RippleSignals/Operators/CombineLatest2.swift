@@ -35,11 +35,13 @@ final class CombineLatest2<A: Sendable, B: Sendable, Failure: Error>: LatestSlot
     /// capture only this state, and returns this state as their disposer (see `CombineLatest4.start`).
     @inlinable
     func start(_ sa: Signal<A, Failure>, _ sb: Signal<B, Failure>) -> Disposer {
+        // The error callbacks own the downstream (see `CombiningState`).
+        let downstream = self.downstream
         let da = sa.attach(
-            value: { self.receive($0, in: self.slotA, input: 0) }, error: { self.fail($0) },
+            value: { self.receive($0, in: self.slotA, input: 0) }, error: { downstream.sendError($0) },
             complete: { self.complete(input: 0) })
         let db = downstream.isDisposed ? nil : sb.attach(
-            value: { self.receive($0, in: self.slotB, input: 1) }, error: { self.fail($0) },
+            value: { self.receive($0, in: self.slotB, input: 1) }, error: { downstream.sendError($0) },
             complete: { self.complete(input: 1) })
         return adopt(da, db)
     }

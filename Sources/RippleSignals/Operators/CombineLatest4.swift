@@ -69,17 +69,19 @@ final class CombineLatest4<A: Sendable, B: Sendable, C: Sendable, D: Sendable, F
     @inlinable
     func start(_ sa: Signal<A, Failure>, _ sb: Signal<B, Failure>, _ sc: Signal<C, Failure>,
                _ sd: Signal<D, Failure>) -> Disposer {
+        // The error callbacks own the downstream (see `CombiningState`).
+        let downstream = self.downstream
         let da = sa.attach(
-            value: { self.receive($0, in: self.slotA, input: 0) }, error: { self.fail($0) },
+            value: { self.receive($0, in: self.slotA, input: 0) }, error: { downstream.sendError($0) },
             complete: { self.complete(input: 0) })
         let db = downstream.isDisposed ? nil : sb.attach(
-            value: { self.receive($0, in: self.slotB, input: 1) }, error: { self.fail($0) },
+            value: { self.receive($0, in: self.slotB, input: 1) }, error: { downstream.sendError($0) },
             complete: { self.complete(input: 1) })
         let dc = downstream.isDisposed ? nil : sc.attach(
-            value: { self.receive($0, in: self.slotC, input: 2) }, error: { self.fail($0) },
+            value: { self.receive($0, in: self.slotC, input: 2) }, error: { downstream.sendError($0) },
             complete: { self.complete(input: 2) })
         let dd = downstream.isDisposed ? nil : sd.attach(
-            value: { self.receive($0, in: self.slotD, input: 3) }, error: { self.fail($0) },
+            value: { self.receive($0, in: self.slotD, input: 3) }, error: { downstream.sendError($0) },
             complete: { self.complete(input: 3) })
         return adopt(da, db, dc, dd)
     }

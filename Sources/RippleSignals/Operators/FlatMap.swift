@@ -9,6 +9,14 @@ extension Signal {
     public func flatMap<Output: Sendable>(
         _ transform: @escaping @Sendable (Value) -> Signal<Output, Failure>
     ) -> Signal<Output, Failure> {
+        mergingFlatMap(transform)
+    }
+
+    /// The body of every `flatMap` overload.
+    @inlinable
+    func mergingFlatMap<Output: Sendable>(
+        _ transform: @escaping @Sendable (Value) -> Signal<Output, Failure>
+    ) -> Signal<Output, Failure> {
         // Inlinable so that the per-subscription state and its callbacks are specialised in the caller's module: no
         // generic metadata lookups when subscribing or per value.
         let upstream = self
@@ -37,13 +45,14 @@ final class FlattenMapState<Input: Sendable, Output: Sendable, Failure: Error>: 
         super.init(downstream: downstream)
     }
 
-    /// Subscribes to the source. Its subscriber's callbacks hold this state; the state holds only the subscription's
-    /// disposer, so there is no cycle.
+    /// Subscribes to the source. Its subscriber's callbacks hold this state and (the error callback) the downstream;
+    /// the state holds only the subscriptions' disposers, so there is no cycle.
     @inlinable
     func start(_ upstream: Signal<Input, Failure>) {
+        let downstream = self.downstream
         let source = upstream.subscribe(SignalSubscriber(
             value: { self.receive($0) },
-            error: { self.downstream.sendError($0) },
+            error: { downstream.sendError($0) },
             // Not `Self.sourceID`: naming `Self` would capture the dynamic type too, and a closure capturing more
             // than one thing allocates a context.
             complete: { self.leaveSource() }))
@@ -58,7 +67,7 @@ final class FlattenMapState<Input: Sendable, Output: Sendable, Failure: Error>: 
         if let just = inner.justValue {
             // Sends and completes at once: no member to enter or leave, nothing to subscribe. After disposal
             // `downstream` is closed (before its cleanup disposes this group) and drops it.
-            downstream.send(just)
+            unownedDownstream.with { $0.send(just) }
             return
         }
         guard let id = enter() else { return }
@@ -66,5 +75,39 @@ final class FlattenMapState<Input: Sendable, Output: Sendable, Failure: Error>: 
         let disposer = inner.attach(value: { downstream.send($0) }, error: { downstream.sendError($0) },
                                     complete: { self.leave(id) })
         store(disposer, for: id)
+    }
+}
+
+// Failure types as Combine mixes them: a source that cannot fail takes inner signals that can (`node.signal.flatMap
+// { query in fetch(query) }`), and inner signals that cannot fail fit a source that can. The fourth overload, both
+// `Never`, only settles which of the others applies.
+extension Signal where Failure == Never {
+    /// `flatMap(_:)` from a source that cannot fail into inner signals that can: the result fails with theirs.
+    @inlinable
+    public func flatMap<Output: Sendable, NewFailure: Error>(
+        _ transform: @escaping @Sendable (Value) -> Signal<Output, NewFailure>
+    ) -> Signal<Output, NewFailure> {
+        setFailureType(to: NewFailure.self).mergingFlatMap(transform)
+    }
+
+    /// `flatMap(_:)` where neither the source nor the inner signals can fail.
+    @inlinable
+    public func flatMap<Output: Sendable>(
+        _ transform: @escaping @Sendable (Value) -> Signal<Output, Never>
+    ) -> Signal<Output, Never> {
+        mergingFlatMap(transform)
+    }
+}
+
+extension Signal {
+    /// `flatMap(_:)` into inner signals that cannot fail: only the source's error ends the result.
+    ///
+    /// Disfavoured so that an inner signal whose failure type is left to inference (`flatMap { .just($0) }`) takes
+    /// the source's, as before this overload existed.
+    @inlinable @_disfavoredOverload
+    public func flatMap<Output: Sendable>(
+        _ transform: @escaping @Sendable (Value) -> Signal<Output, Never>
+    ) -> Signal<Output, Failure> {
+        mergingFlatMap { transform($0).setFailureType(to: Failure.self) }
     }
 }

@@ -29,3 +29,12 @@ extension Signal {
         }
     }
 }
+
+extension Signal {
+    /// Forwards the values of every signal in `signals` as they come (GYSignal's `merge:` over an array whose length
+    /// is known only at run time). An empty array gives a signal that completes at once.
+    public static func merge(_ signals: [Signal]) -> Signal {
+        guard let first = signals.first else { return .empty }
+        return first.merge(Array(signals.dropFirst()))
+    }
+}

@@ -17,9 +17,13 @@ extension Signal {
 }
 
 /// One `retry` subscription. `@unchecked Sendable`: the mutable state is guarded by `lock`.
+///
+/// It does not own `downstream`: the downstream's cleanup owns it, and each attempt's subscriber owns the downstream
+/// through its value callback, so a source that lets go of its subscriber unended frees the chain (see
+/// `CombiningState`). It is only reached from an attempt's callbacks or while subscribing.
 final class Retrying<Value: Sendable, Failure: Error>: @unchecked Sendable {
     private let source: Signal<Value, Failure>
-    private let downstream: SignalSubscriber<Value, Failure>
+    private unowned(unsafe) let downstream: SignalSubscriber<Value, Failure>
     private let retries: Int
     private let lock = Lock()
     private var subscriptions = 0

@@ -39,21 +39,12 @@ func zipSignals<each Input: Sendable, Failure: Error>(
         let state = ZipState<(repeat each Input), Failure>(queues: queues, downstream: downstream) { reader in
             (repeat reader.next((each Input).self))
         }
-        var disposers: [Disposer] = []
+        var inputList = InputList<Failure>()
         for input in repeat each inputs {
-            let index = disposers.count
-            if downstream.isDisposed { break }
-            // Raw callbacks, like merge's inputs: each input keeps the grammar itself and the state's lock orders
-            // what they send, so a `just` or map/filter input needs no subscriber of its own.
-            disposers.append(input.attach(
-                value: { state.receive($0, from: index) },
-                error: { state.fail($0) },
-                complete: { state.complete(index) }))
+            inputList.attach(input, to: downstream, value: { index in { state.receive($0, from: index) } },
+                             complete: { index in { state.complete(index) } })
         }
-        let all = disposers
-        return Disposer {
-            for disposer in all { disposer.dispose() }
-        }
+        return inputList.disposer
     }
 }
 

@@ -20,11 +20,13 @@ final class Zip2<A: Sendable, B: Sendable, Failure: Error>: AttachedInputsState<
     /// capture only this state, and returns this state as their disposer (see `CombineLatest4.start`).
     @inlinable
     func start(_ sa: Signal<A, Failure>, _ sb: Signal<B, Failure>) -> Disposer {
+        // The error callbacks own the downstream (see `CombiningState`).
+        let downstream = self.downstream
         let da = sa.attach(
-            value: { self.receive($0, on: self.queueA) }, error: { self.fail($0) },
+            value: { self.receive($0, on: self.queueA) }, error: { downstream.sendError($0) },
             complete: { self.complete(input: 0) })
         let db = downstream.isDisposed ? nil : sb.attach(
-            value: { self.receive($0, on: self.queueB) }, error: { self.fail($0) },
+            value: { self.receive($0, on: self.queueB) }, error: { downstream.sendError($0) },
             complete: { self.complete(input: 1) })
         return adopt(da, db)
     }

@@ -7,6 +7,12 @@ import RippleCore
 /// outside it; the thread that finds the emitter idle delivers everything queued meanwhile, so the downstream sees
 /// tuples in the order they were built. A ``Disposer`` so that a subclass can hand itself out as its subscription's
 /// cleanup (the four-input combineLatest does). `@unchecked Sendable`: all mutable state is guarded by `lock`.
+///
+/// Ownership (the rule of every multi-input operator, see the MemoryManagement article): the state does not
+/// own ``downstream``. The downstream's cleanup owns the state (directly, or through the inputs it disposes), so an
+/// owning reference back would be a cycle that keeps the whole chain alive once every producer has let go of its
+/// subscriber without an end event (issue 19: 100 of 100 chains leaked). Each input's error callback owns the
+/// downstream instead, so it lives exactly as long as some input's subscriber does.
 @usableFromInline @_fixed_layout
 class CombiningState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sendable {
     @usableFromInline
@@ -16,7 +22,13 @@ class CombiningState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sen
     }
 
     @usableFromInline let lock = RawLock()
-    @usableFromInline let downstream: SignalSubscriber<Output, Failure>
+    /// Not owned (see the type's comment); only reached from an input's callbacks, which run while that input's
+    /// subscriber, and so the downstream its error callback owns, is alive. Unmanaged rather than a separate
+    /// disposer object owning the inputs (one more allocation per subscription) or a safe `unowned` (an atomic
+    /// reference-count operation on every value).
+    @usableFromInline let unownedDownstream: UnownedSubscriber<Output, Failure>
+    @inlinable final var downstream: SignalSubscriber<Output, Failure> { unownedDownstream.subscriber }
+
     @usableFromInline let inputCount: Int
     // Guarded by `lock`, which already excludes concurrent access: no dynamic exclusivity checks needed.
     @usableFromInline @exclusivity(unchecked) var completed: [Bool]
@@ -36,7 +48,7 @@ class CombiningState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sen
     @inlinable
     init(inputCount: Int, downstream: SignalSubscriber<Output, Failure>) {
         self.inputCount = inputCount
-        self.downstream = downstream
+        unownedDownstream = UnownedSubscriber(downstream)
         completed = Array(repeating: false, count: inputCount)
         super.init()
     }
@@ -55,7 +67,7 @@ class CombiningState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sen
         }
         emitting = true
         lock.unlock()
-        downstream.send(output)
+        unownedDownstream.with { $0.send(output) }
         lock.lock()
         if queued == 0 {
             emitting = false
@@ -64,6 +76,22 @@ class CombiningState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sen
         }
         lock.unlock()
         flush(alreadyEmitting: true)
+    }
+
+    /// Called with `lock` held; releases it. Completes the downstream at once unless emissions are being delivered
+    /// or wait (then it is queued behind them): a completion costs no queue storage in the common case.
+    @inlinable
+    final func emitCompletion() {
+        ended = true
+        if emitting || queued != 0 {
+            enqueueCompletion()
+            let mustFlush = !emitting
+            lock.unlock()
+            if mustFlush { flush() }
+            return
+        }
+        lock.unlock()
+        unownedDownstream.with { $0.sendComplete() }
     }
 
     /// Called with `lock` held: queues `emission`. The caller must call ``flush()`` after unlocking.
@@ -100,8 +128,8 @@ class CombiningState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sen
             lock.unlock()
             for emission in delivering {
                 switch emission {
-                case .value(let output): downstream.send(output)
-                case .complete: downstream.sendComplete()
+                case .value(let output): unownedDownstream.with { $0.send(output) }
+                case .complete: unownedDownstream.with { $0.sendComplete() }
                 }
             }
             lock.lock()
@@ -109,11 +137,5 @@ class CombiningState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sen
         }
         emitting = false
         lock.unlock()
-    }
-
-    @usableFromInline
-    func fail(_ error: Failure) {
-        lock.withLock { ended = true }
-        downstream.sendError(error)
     }
 }

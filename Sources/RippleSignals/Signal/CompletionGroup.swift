@@ -12,11 +12,19 @@ import RippleCore
 /// The group is the disposer its operator's action returns (no wrapper object); flatMap's per-subscription state
 /// is a subclass, so one object serves as group, disposer and callback target. `@unchecked Sendable`: the mutable
 /// state is guarded by `lock`.
+///
+/// Ownership: the group is the downstream's cleanup, so it does not own ``downstream`` (that would be a cycle that
+/// keeps the chain alive once every producer lets go unended; see `CombiningState`). Every member's value callback
+/// owns the downstream instead.
 @usableFromInline
 class CompletionGroup<Output: Sendable, Failure: Error>: Disposer, @unchecked Sendable {
     @inlinable static var sourceID: Int { 0 }
 
-    @usableFromInline let downstream: SignalSubscriber<Output, Failure>
+    /// Not owned (see the type's comment). Only reached from a member's callbacks, while that member's subscriber,
+    /// and so the downstream its value callback owns, is alive. Unmanaged for the reasons given in `CombiningState`.
+    @usableFromInline let unownedDownstream: UnownedSubscriber<Output, Failure>
+    @inlinable final var downstream: SignalSubscriber<Output, Failure> { unownedDownstream.subscriber }
+
     private let lock = RawLock()
     // Guarded by `lock`, which already excludes concurrent access: no dynamic exclusivity checks needed.
     @exclusivity(unchecked) private var sourceSlot = CompletionSlot.active(nil)
@@ -28,7 +36,7 @@ class CompletionGroup<Output: Sendable, Failure: Error>: Disposer, @unchecked Se
 
     @usableFromInline
     init(downstream: SignalSubscriber<Output, Failure>) {
-        self.downstream = downstream
+        unownedDownstream = UnownedSubscriber(downstream)
         super.init()
     }
 
@@ -91,7 +99,7 @@ class CompletionGroup<Output: Sendable, Failure: Error>: Disposer, @unchecked Se
         activeCount -= 1
         let done = activeCount == 0 && !disposed
         lock.unlock()
-        if done { downstream.sendComplete() }
+        if done { unownedDownstream.with { $0.sendComplete() } }
     }
 
     /// The source member completed.

@@ -87,6 +87,9 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
                 complete: @escaping @Sendable () -> Void) -> Disposer {
         switch body {
         case .fused(let fused):
+            // Only the stack is checked here, not counted: leaving the level afterwards would cost the tail call
+            // (callgrind: ~115 instructions per fused operator when subscribing, against ~30).
+            checkFusedStack()
             return fused(value, keep, error, complete)
         case .just(let just):
             if let keep {

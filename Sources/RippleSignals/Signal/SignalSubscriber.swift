@@ -4,9 +4,15 @@ import Synchronization
 let subscriberCounter = LiveObjectCounter("Signal.SignalSubscriber")
 
 /// Counts a subscriber made by `SignalSubscriber.init`, which is inlinable and cannot name the package-level counter.
+/// A subscriber is made right before its subscription's action runs and attached right after, so it also enters
+/// one level of subscription nesting, checking the stack (see `SubscriptionDepth`); ``SignalSubscriber/attach(_:)``
+/// leaves it. Here rather than around the action in `Signal.subscribe(_:)`, which is inlined into every operator:
+/// code there made the optimiser stop inlining it (callgrind, FlatMapsCreating: 12,750 instructions per chain
+/// against 11,332 without the check; here it costs ~30 per subscription).
 @usableFromInline
-func countSubscriberMade() {
+func countSubscriberMade() -> Unmanaged<SubscriptionDepth> {
     subscriberCounter.increment()
+    return enterSubscription("Signal.subscribe")
 }
 
 /// Receives a signal's events and enforces the grammar: values, then at most one error *or* completion.
@@ -43,6 +49,10 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
     @usableFromInline let onValue: (@Sendable (Value) -> Void)?
     @usableFromInline let onError: (@Sendable (Failure) -> Void)?
     @usableFromInline let onComplete: (@Sendable () -> Void)?
+    /// The nesting level this subscriber entered when it was made (its thread's), left when it is attached: kept
+    /// rather than looked up again (a second thread-local lookup per subscription). The object stays 112 bytes in
+    /// glibc's allocator.
+    @usableFromInline let nesting: Unmanaged<SubscriptionDepth>
 
     // Inlinable so that it runs specialised where the subscriber is made: unspecialised, initialising `queue`
     // looks up the metadata of `[Event]`.
@@ -53,7 +63,7 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
         onValue = value
         onError = error
         onComplete = complete
-        countSubscriberMade()
+        nesting = countSubscriberMade()
     }
 
     deinit {
@@ -273,6 +283,7 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
     /// Hands over the cleanup the signal's action returned; runs it at once if the subscription already finished.
     @usableFromInline
     func attach(_ disposer: Disposer) {
+        nesting._withUnsafeGuaranteedRef { $0.depth &-= 1 }
         core.attach(disposer)
     }
 }

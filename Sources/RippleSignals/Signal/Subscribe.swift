@@ -3,7 +3,11 @@ extension Signal {
     ///
     /// The subscription lives as long as the signal's producer references its subscriber (as in GYSignal: a
     /// subscriber that is released disposes itself). Dispose the returned ``Disposer`` to end it earlier.
-    @discardableResult @inlinable
+    ///
+    /// Not `@discardableResult` (issue 18): dropping the disposer leaves the subscription to its producer's lifetime,
+    /// which for a never-ending source is the program's, so the compiler warns; write `_ =` when that is intended.
+    /// Releasing the disposer never ends the subscription (it is not Combine's `AnyCancellable`).
+    @inlinable
     public func subscribe(value: (@Sendable (Value) -> Void)? = nil,
                           error: (@Sendable (Failure) -> Void)? = nil,
                           complete: (@Sendable () -> Void)? = nil) -> Disposer {
@@ -27,8 +31,8 @@ extension Signal {
 }
 
 extension Signal where Failure == Never {
-    /// Subscribes to a signal that cannot fail.
-    @discardableResult @inlinable
+    /// Subscribes to a signal that cannot fail. Not `@discardableResult`, like the general form.
+    @inlinable
     public func subscribe(value: (@Sendable (Value) -> Void)? = nil,
                           complete: (@Sendable () -> Void)? = nil) -> Disposer {
         if case .action = body {

@@ -1,0 +1,171 @@
+import RippleCore
+
+// Invariants:
+// - One upstream subscription (a "connection") serves every current subscriber; the first subscriber connects, the
+//   last one to leave disposes it. After the upstream ends (its terminal event reaches every current subscriber),
+//   or once it lets go of its subscriber, the next subscriber connects afresh with an empty replay buffer.
+// - A subscriber joining a connection first gets the up to `replay` latest values, then every later event; events
+//   reach each subscriber in the order the connection accepted them (one thread delivers at a time, as in
+//   `CombiningState`), so a replayed value never arrives after a newer one.
+// - Ownership: the connection is owned by the upstream subscriber's callbacks, and owns the downstream subscribers;
+//   the shared signal and the subscribers' cleanups reach it weakly. So when the upstream producer lets go of its
+//   subscriber unended, the connection and every downstream subscriber are freed (issue 19's rule).
+
+extension Signal {
+    /// Shares one subscription to this signal among all current subscribers (Combine's `share()`): subscribing
+    /// again while connected does not run the source's action again.
+    public func share() -> Signal {
+        share(replay: 0)
+    }
+
+    /// Shares one subscription among all current subscribers, replaying up to `replay` latest values to each new
+    /// subscriber of the same connection (Rx's `share(replay:)`, scope "while connected").
+    public func share(replay: Int) -> Signal {
+        requireNonNegative(replay, "Signal.share(replay:)")
+        let hub = ShareHub(source: self, replay: replay)
+        return Signal { downstream in hub.join(downstream) }
+    }
+}
+
+/// What a shared signal keeps between subscriptions: the current connection, weakly.
+/// `@unchecked Sendable`: `connection` is guarded by `lock`.
+final class ShareHub<Value: Sendable, Failure: Error>: @unchecked Sendable {
+    let source: Signal<Value, Failure>
+    let replay: Int
+    let lock = Lock()
+    weak var connection: ShareConnection<Value, Failure>?
+
+    init(source: Signal<Value, Failure>, replay: Int) {
+        self.source = source
+        self.replay = replay
+    }
+
+    /// Adds `downstream` to the live connection, or connects a new one; returns its cleanup.
+    func join(_ downstream: SignalSubscriber<Value, Failure>) -> Disposer {
+        lock.lock()
+        if let current = connection, let id = current.add(downstream) {
+            lock.unlock()
+            current.flush()
+            return Disposer { [weak current] in current?.remove(id) }
+        }
+        let fresh = ShareConnection(hub: self)
+        connection = fresh
+        let id = fresh.add(downstream)!
+        lock.unlock()
+        fresh.flush()
+        fresh.connect()
+        return Disposer { [weak fresh] in fresh?.remove(id) }
+    }
+}
+
+/// One upstream subscription of a shared signal and the subscribers it serves.
+/// `@unchecked Sendable`: the mutable state is guarded by the hub's `lock`.
+final class ShareConnection<Value: Sendable, Failure: Error>: @unchecked Sendable {
+    private enum Event {
+        case value(Value)
+        case error(Failure)
+        case complete
+    }
+
+    private let hub: ShareHub<Value, Failure>
+    private var lock: Lock { hub.lock }
+    // Guarded by `lock`.
+    private var subscribers: [(id: Int, subscriber: SignalSubscriber<Value, Failure>)] = []
+    private var nextID = 0
+    private var buffer: [Value] = []
+    private var upstream: Disposer?
+    private var ended = false
+    private var disconnected = false
+    /// Deliveries in acceptance order: each event with the subscribers it goes to.
+    private var pending: [(targets: [SignalSubscriber<Value, Failure>], event: Event)] = []
+    private var delivering = false
+
+    init(hub: ShareHub<Value, Failure>) {
+        self.hub = hub
+    }
+
+    /// Called with `lock` held: adds `subscriber` and queues the replay for it; nil once this connection ended.
+    func add(_ subscriber: SignalSubscriber<Value, Failure>) -> Int? {
+        guard !ended, !disconnected else { return nil }
+        let id = nextID
+        nextID += 1
+        subscribers.append((id, subscriber))
+        for value in buffer { pending.append(([subscriber], .value(value))) }
+        return id
+    }
+
+    /// Subscribes upstream; its callbacks own this connection.
+    func connect() {
+        let subscription = hub.source.subscribe(SignalSubscriber(
+            value: { self.accept(.value($0)) },
+            error: { self.accept(.error($0)) },
+            complete: { self.accept(.complete) }))
+        lock.lock()
+        if disconnected || ended {
+            lock.unlock()
+            subscription.dispose()
+            return
+        }
+        upstream = subscription
+        lock.unlock()
+    }
+
+    private func accept(_ event: Event) {
+        lock.lock()
+        guard !ended else { return lock.unlock() }
+        let targets = subscribers.map(\.subscriber)
+        switch event {
+        case .value(let value):
+            if hub.replay > 0 {
+                buffer.append(value)
+                if buffer.count > hub.replay { buffer.removeFirst() }
+            }
+        case .error, .complete:
+            ended = true
+            subscribers = []
+            buffer = []
+            if hub.connection === self { hub.connection = nil }
+        }
+        pending.append((targets, event))
+        lock.unlock()
+        flush()
+    }
+
+    /// Delivers queued events in order unless another thread already is.
+    func flush() {
+        lock.lock()
+        if delivering { return lock.unlock() }
+        delivering = true
+        while !pending.isEmpty {
+            let batch = pending
+            pending = []
+            lock.unlock()
+            for (targets, event) in batch {
+                for target in targets {
+                    switch event {
+                    case .value(let value): target.send(value)
+                    case .error(let error): target.sendError(error)
+                    case .complete: target.sendComplete()
+                    }
+                }
+            }
+            lock.lock()
+        }
+        delivering = false
+        lock.unlock()
+    }
+
+    /// Subscriber `id` left; the last one to leave disposes the upstream subscription.
+    func remove(_ id: Int) {
+        lock.lock()
+        subscribers.removeAll { $0.id == id }
+        guard subscribers.isEmpty, !ended, !disconnected else { return lock.unlock() }
+        disconnected = true
+        buffer = []
+        if hub.connection === self { hub.connection = nil }
+        let taken = upstream
+        upstream = nil
+        lock.unlock()
+        taken?.dispose()
+    }
+}

@@ -1,0 +1,77 @@
+import Dispatch
+import Foundation
+import RippleCore
+import Testing
+@testable import RippleSignals
+
+/// Issue 19's depth rule: long operator chains either run, or stop with a message naming the API, the depth and the
+/// stack, never a bare stack overflow. Each test runs in a child process (a crash fails the test, not the run) on a
+/// thread with iOS's 512 KiB secondary-thread stack.
+@Suite("Depth: long operator chains on a 512 KiB thread")
+struct DepthTests {
+    /// The operators the issue names, each chained `depth` times over a source that sends 1 and completes later.
+    static func run(_ operatorName: String, depth: Int) {
+        let holder = Locked<SignalSubscriber<Int, Never>?>(nil)
+        let source = Signal<Int, Never> { subscriber in
+            holder.withLock { $0 = subscriber }
+            return .empty
+        }
+        var chain = source
+        for _ in 0..<depth {
+            switch operatorName {
+            case "map": chain = chain.map { $0 + 1 }
+            case "take": chain = chain.take(2)
+            case "then": chain = Signal<Int, Never>.just(0).then(chain)
+            case "flatMap": chain = chain.flatMap { .just($0 + 1) }
+            default: fatalError("unknown operator \(operatorName)")
+            }
+        }
+        let received = Locked<[Int]>([])
+        let completed = Locked(false)
+        let disposer = chain.subscribe(value: { value in received.withLock { $0.append(value) } },
+                                       complete: { completed.withLock { $0 = true } })
+        let subscriber = holder.withLock { $0 }!
+        subscriber.send(1)
+        subscriber.sendComplete()
+        disposer.dispose()
+        let expected = operatorName == "map" || operatorName == "flatMap" ? [1 + depth] : [1]
+        precondition(received.withLock { $0 } == expected, "\(operatorName): received \(received.withLock { $0 })")
+        precondition(completed.withLock { $0 }, "\(operatorName): did not complete")
+    }
+
+    /// Runs `body` on a new thread with a 512 KiB stack and waits for it.
+    static func onSmallStack(_ body: @escaping @Sendable () -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            body()
+            done.signal()
+        }
+        thread.stackSize = 512 * 1024
+        thread.start()
+        done.wait()
+    }
+
+    @Test("a chain of 100 operators subscribes, delivers, completes and disposes", arguments: ["map", "take", "then", "flatMap"])
+    func fits(_ operatorName: String) async {
+        await #expect(processExitsWith: .success) { [operatorName] in
+            DepthTests.onSmallStack { DepthTests.run(operatorName, depth: 100) }
+        }
+    }
+
+    @Test("a chain of 10,000 operators either runs or stops with a message naming the API, depth and stack",
+          arguments: ["map", "take", "then", "flatMap"])
+    func tooDeep(_ operatorName: String) async {
+        // The child always ends with a report on standard error (Swift Testing hands it over only when the exit
+        // condition matched): either that the chain ran, or the depth message. A bare crash prints neither.
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [operatorName] in
+            DepthTests.onSmallStack { DepthTests.run(operatorName, depth: 10_000) }
+            fatalError("depth report: 10000 operators ran")
+        }
+        let report = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        let ran = report.contains("depth report: 10000 operators ran")
+        let stopped = report.contains("Ripple: Signal.subscribe reached") && report.contains("nested subscriptions")
+            && report.contains("of this thread's 512 KiB stack left")
+        #expect(ran || stopped, "\(operatorName): \(report)")
+        print("depth \(operatorName): \(ran ? "ran" : "stopped: " + report)")
+    }
+}
