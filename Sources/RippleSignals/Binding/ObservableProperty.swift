@@ -6,8 +6,9 @@ let propertyCounter = LiveObjectCounter("Signal.ObservableProperty")
 /// synchronously, on the assigning thread.
 ///
 /// This is the deterministic counterpart of ``observe(_:_:on:)`` (GYSignal's KVO binding): no scheduler and no
-/// coalescing; each assignment reaches every subscriber before `value`'s setter returns. Assign from one thread at a
-/// time (as a UI model is); concurrent assignments each reach every subscriber, in no agreed order.
+/// coalescing; each assignment reaches every subscriber, in the order they subscribed, before `value`'s setter
+/// returns. Assign from one thread at a time (as a UI model is); concurrent assignments each reach every subscriber,
+/// in no agreed order.
 ///
 /// ```swift
 /// let purchaseNum = ObservableProperty(1)
@@ -15,10 +16,12 @@ let propertyCounter = LiveObjectCounter("Signal.ObservableProperty")
 /// purchaseNum.value = 2                                     // value=2
 /// ```
 public final class ObservableProperty<Value: Sendable>: @unchecked Sendable {
-    // `current`, `subscribers` and `nextID` are guarded by `lock`.
+    // `current`, `subscribers` and `nextID` are guarded by `lock`. `subscribers` is ordered by id, which is the order
+    // of subscription, so every value reaches subscribers in registration order (a dictionary's order changed from
+    // run to run); removal finds its entry by binary search.
     private let lock = Lock()
     private var current: Value
-    private var subscribers: [Int: SignalSubscriber<Value, Never>] = [:]
+    private var subscribers: [(id: Int, subscriber: SignalSubscriber<Value, Never>)] = []
     private var nextID = 0
 
     public init(_ value: Value) {
@@ -28,7 +31,7 @@ public final class ObservableProperty<Value: Sendable>: @unchecked Sendable {
 
     deinit {
         propertyCounter.decrement()
-        for subscriber in subscribers.values { subscriber.sendComplete() }
+        for entry in subscribers { entry.subscriber.sendComplete() }
     }
 
     /// The current value; assigning sends it to every subscriber.
@@ -37,7 +40,7 @@ public final class ObservableProperty<Value: Sendable>: @unchecked Sendable {
         set {
             let targets = lock.withLock { () -> [SignalSubscriber<Value, Never>] in
                 current = newValue
-                return Array(subscribers.values)
+                return subscribers.map(\.subscriber)
             }
             for target in targets { target.send(newValue) }
         }
@@ -54,15 +57,27 @@ public final class ObservableProperty<Value: Sendable>: @unchecked Sendable {
             }
             let (id, value) = lock.withLock { () -> (Int, Value) in
                 defer { nextID += 1 }
-                subscribers[nextID] = subscriber
+                subscribers.append((nextID, subscriber))
                 return (nextID, current)
             }
             subscriber.send(value)
             return Disposer { [weak self] in
                 guard let self else { return }
-                _ = lock.withLock { subscribers.removeValue(forKey: id) }
+                lock.withLock { self.remove(id) }
             }
         }
+    }
+}
+
+extension ObservableProperty {
+    /// Removes subscription `id`, if it is still there. Call under `lock`.
+    private func remove(_ id: Int) {
+        var low = 0, high = subscribers.count
+        while low < high {
+            let middle = (low + high) / 2
+            if subscribers[middle].id < id { low = middle + 1 } else { high = middle }
+        }
+        if low < subscribers.count && subscribers[low].id == id { subscribers.remove(at: low) }
     }
 }
 

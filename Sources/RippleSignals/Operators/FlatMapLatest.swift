@@ -74,7 +74,7 @@ extension Signal {
 /// One subscription of `flatMapLatest`: which inner is the latest (a generation number), the disposers of the
 /// source and of the latest inner, and the ordered hand-off to the downstream inherited from ``CombiningState``.
 /// `@unchecked Sendable`: the mutable state is guarded by the inherited `lock`.
-@usableFromInline
+@usableFromInline @_fixed_layout
 final class SwitchToLatestState<Input: Sendable, Output: Sendable, Failure: Error>: CombiningState<Output, Failure>,
     @unchecked Sendable
 {
@@ -200,7 +200,7 @@ final class SwitchToLatestState<Input: Sendable, Output: Sendable, Failure: Erro
 
 /// The callbacks of one inner signal of `flatMapLatest`, in one object so that its three closures capture only it.
 /// It owns the downstream (see the state's ownership note). `@unchecked Sendable`: immutable.
-@usableFromInline
+@usableFromInline @_fixed_layout
 final class LatestInnerLink<Input: Sendable, Output: Sendable, Failure: Error>: @unchecked Sendable {
     @usableFromInline let state: SwitchToLatestState<Input, Output, Failure>
     @usableFromInline let generation: Int

@@ -23,7 +23,7 @@ extension Signal {
 
 /// One subscription's running result. `@unchecked Sendable`: only touched from the value callback, which the chain's
 /// head subscriber serialises.
-@usableFromInline
+@usableFromInline @_fixed_layout
 final class ScanAccumulator<Result>: @unchecked Sendable {
     @usableFromInline var current: Result
 

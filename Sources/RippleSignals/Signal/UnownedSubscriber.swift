@@ -3,7 +3,7 @@
 // nothing on the per-value paths: no retain or release, unlike a safe or `unowned(unsafe)` reference.
 
 /// A subscriber held without a reference count.
-@usableFromInline
+@usableFromInline @frozen
 struct UnownedSubscriber<Value: Sendable, Failure: Error> {
     @usableFromInline let reference: Unmanaged<SignalSubscriber<Value, Failure>>
 
