@@ -16,7 +16,7 @@ final class SearchViewModel {
     var subscription: Disposer?
 
     func bind(_ signal: Signal<String, TestError>, arrived: @escaping @Sendable () -> Void) {
-        subscription = signal.deliverOnMain(
+        subscription = signal.subscribeOnMainActor(
             value: { [weak self] result in
                 guard let self else { return }
                 results.append(result)   // main-actor state, touched directly
@@ -49,7 +49,7 @@ func isOnMainQueue() -> Bool {
 
 @Suite("Main-actor delivery")
 struct MainActorDeliveryTests {
-    @Test("deliverOnMain runs @MainActor callbacks on the main thread, in order, for values sent from other threads")
+    @Test("subscribeOnMainActor runs @MainActor callbacks on the main thread, in order, for values sent from other threads")
     @MainActor
     func runsOnMainThread() async {
         let model = SearchViewModel()
@@ -73,7 +73,7 @@ struct MainActorDeliveryTests {
         #expect(model.deliveredOnMainThread == [true, true])
     }
 
-    @Test("deliverOnMain forwards an error to the @MainActor error callback")
+    @Test("subscribeOnMainActor forwards an error to the @MainActor error callback")
     @MainActor
     func error() async {
         let model = SearchViewModel()

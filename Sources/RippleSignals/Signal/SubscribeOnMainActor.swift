@@ -14,12 +14,12 @@ extension Signal {
     ///     var results: [String] = []
     ///     var token: Disposer?
     ///     func start(_ signal: Signal<[String], Never>) {
-    ///         token = signal.deliverOnMain(value: { [weak self] in self?.results = $0 })
+    ///         token = signal.subscribeOnMainActor(value: { [weak self] in self?.results = $0 })
     ///     }
     /// }
     /// ```
     @inlinable
-    public func deliverOnMain(value: (@MainActor @Sendable (Value) -> Void)? = nil,
+    public func subscribeOnMainActor(value: (@MainActor @Sendable (Value) -> Void)? = nil,
                               error: (@MainActor @Sendable (Failure) -> Void)? = nil,
                               complete: (@MainActor @Sendable () -> Void)? = nil) -> Disposer {
         // `deliver(on: .main)` runs every callback on the main queue, which the main actor's executor is.
