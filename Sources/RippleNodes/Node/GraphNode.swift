@@ -127,13 +127,18 @@ extension Node {
     }
 
     func addUpstream(_ edge: any UpstreamEdge) {
-        lock.withLock { upstream.append(edge) }
+        lock.withLock {
+            upstream.append(edge)
+            severalUpstreams = upstream.hasSeveral
+        }
     }
 
     /// Returns the removed edge so that its last release happens outside the lock.
     func removeUpstreamEdge(_ id: ObjectIdentifier) -> UpstreamEdges {
         lock.withLock {
-            upstream.remove(id)
+            let removed = upstream.remove(id)
+            severalUpstreams = upstream.hasSeveral
+            return removed
         }
     }
 }

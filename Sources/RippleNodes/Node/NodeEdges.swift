@@ -39,6 +39,14 @@ struct NodeEdges {
         return list.listenerCount + list.downstreamCount == 0
     }
 
+    var downstreamIsEmpty: Bool {
+        switch shape {
+        case .list: unsafeDowncast(object, to: EdgeList.self).downstreamCount == 0
+        case .loneListener: true
+        case .loneDownstream: false
+        }
+    }
+
     var listenerCount: Int {
         switch shape {
         case .list: unsafeDowncast(object, to: EdgeList.self).listenerCount
