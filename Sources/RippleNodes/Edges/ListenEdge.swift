@@ -16,6 +16,13 @@ public final class ListenEdge<Value: Sendable>: CancelToken, @unchecked Sendable
     /// list: no lock of its own per call.
     @usableFromInline @exclusivity(unchecked) var live = true
     @usableFromInline let action: @Sendable (Value, (any Sendable)?) -> Void
+    /// While the attaching thread delivers the value it read (see `Node.attachReadingCurrent`), propagations on
+    /// other threads hand their newer values to it instead of calling `action` themselves: the listener hears them
+    /// after, in order, and never ends with the older value. `initialPending` is the lock-free hint propagation
+    /// reads per call; `delivering` and `handoff` are guarded by the node's lock.
+    @usableFromInline let initialPending = Atomic<Bool>(false)
+    @usableFromInline @exclusivity(unchecked) var delivering = false
+    @usableFromInline @exclusivity(unchecked) var handoff: (Value, (any Sendable)?)?
 
     // Inlinable, so a listener is built specialised in the client (no generic metadata look-ups).
     @inlinable

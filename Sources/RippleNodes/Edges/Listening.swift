@@ -1,4 +1,5 @@
 import RippleCore
+import Synchronization
 
 extension Node {
     /// Starts describing a listener owned by `owner`: the listen edge lives in `owner.cancelBag` and stops when the
@@ -17,6 +18,52 @@ extension Node {
     final func attach(_ edge: ListenEdge<Value>, bag: CancelBag) {
         addListener(edge)
         bag.insert(edge)
+    }
+
+    /// Attaches `edge` and delivers the current value: the read and the attach are one critical section, so no
+    /// set falls between them (a set before it is in the value read, a set after it reaches the edge), and a value
+    /// a propagation brings while the current one is being delivered is handed over and delivered after it.
+    @inlinable
+    final func attachDeliveringCurrent(_ edge: ListenEdge<Value>, bag: CancelBag) {
+        lock.lock()
+        let current = storage
+        if current != nil {
+            edge.delivering = true
+            edge.initialPending.store(true, ordering: .relaxed)
+        }
+        let released = replaceEdges(edges.addingListener(edge))
+        lock.unlock()
+        extendLifetime(released)
+        bag.insert(edge)
+        guard var next = current else { return }
+        var context: (any Sendable)? = nil
+        while true {
+            lock.lock()
+            let live = edge.live
+            lock.unlock()
+            if live { edge.action(next, context) }
+            lock.lock()
+            guard let handed = edge.handoff else {
+                edge.delivering = false
+                edge.initialPending.store(false, ordering: .relaxed)
+                lock.unlock()
+                return
+            }
+            edge.handoff = nil
+            lock.unlock()
+            (next, context) = handed
+        }
+    }
+
+    /// Hands `value` to the thread still delivering `edge`'s first value, if it is; returns false otherwise (the
+    /// caller then calls the listener itself).
+    @inlinable
+    final func handOff(_ value: Value, context: (any Sendable)?, to edge: ListenEdge<Value>) -> Bool {
+        lock.lock()
+        let handed = edge.delivering
+        if handed { edge.handoff = (value, context) }
+        lock.unlock()
+        return handed
     }
 }
 
@@ -44,12 +91,7 @@ public struct Listening<Value: Sendable> {
     @inlinable @discardableResult
     public func withContextBlock(_ block: @escaping @Sendable (Value, (any Sendable)?) -> Void) -> any CancelToken {
         let edge = ListenEdge(node: node, action: block)
-        let current = node.currentValue
-        node.attach(edge, bag: bag)
-        // `live` is guarded by the node's lock (see `ListenEdge`).
-        if let current, node.lock.withLock({ edge.live }) {
-            edge.action(current, nil)
-        }
+        node.attachDeliveringCurrent(edge, bag: bag)
         return edge
     }
 

@@ -64,6 +64,7 @@ struct NodeEdges {
         }
     }
 
+    @usableFromInline
     func addingListener(_ listener: AnyObject) -> NodeEdges {
         switch shape {
         case .list:

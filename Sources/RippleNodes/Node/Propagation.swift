@@ -210,7 +210,12 @@ extension Node {
                         live = listener.live
                         lock.unlock()
                     }
-                    if live { listener.action(value, context) }
+                    // A listener still hearing its first value on the thread that attached it gets this one
+                    // from that thread, after it (see `Node.attachDeliveringCurrent`).
+                    if live && !(listener.initialPending.load(ordering: .relaxed)
+                        && handOff(value, context: context, to: listener)) {
+                        listener.action(value, context)
+                    }
                 }
                 index += 1
             }
