@@ -15,6 +15,8 @@ public final class ListenEdge<Value: Sendable>: CancelToken, @unchecked Sendable
     /// False once cancelled. Guarded by the node's lock, which propagation holds anyway when it takes the listener
     /// list: no lock of its own per call.
     @usableFromInline @exclusivity(unchecked) var live = true
+    /// Where the node's ``EdgeList`` holds this edge, for an O(1) cancel; guarded by the node's lock.
+    @usableFromInline @exclusivity(unchecked) var listIndex = -1
     @usableFromInline let action: @Sendable (Value, (any Sendable)?) -> Void
     /// While the attaching thread delivers the value it read (see `Node.attachReadingCurrent`), propagations on
     /// other threads hand their newer values to it instead of calling `action` themselves: the listener hears them
@@ -22,7 +24,9 @@ public final class ListenEdge<Value: Sendable>: CancelToken, @unchecked Sendable
     /// reads per call; `delivering` and `handoff` are guarded by the node's lock.
     @usableFromInline let initialPending = Atomic<Bool>(false)
     @usableFromInline @exclusivity(unchecked) var delivering = false
-    @usableFromInline @exclusivity(unchecked) var handoff: (Value, (any Sendable)?)?
+    /// A ``Handoff`` box: a class reference, so the unspecialised deinit frees it with a plain release (a stored
+    /// `(Value, (any Sendable)?)?` made it look up the tuple's metadata, ~700 instructions per listener).
+    @usableFromInline @exclusivity(unchecked) var handoff: AnyObject?
 
     // Inlinable, so a listener is built specialised in the client (no generic metadata look-ups).
     @inlinable
@@ -52,5 +56,18 @@ public final class ListenEdge<Value: Sendable>: CancelToken, @unchecked Sendable
 
     public var isCancelled: Bool {
         cancelled.load(ordering: .acquiring)
+    }
+}
+
+/// A value handed to the thread delivering a new listener's first value (see ``ListenEdge/handoff``).
+@usableFromInline
+final class Handoff<Value> {
+    @usableFromInline let value: Value
+    @usableFromInline let context: (any Sendable)?
+
+    @inlinable
+    init(_ value: Value, context: (any Sendable)?) {
+        self.value = value
+        self.context = context
     }
 }

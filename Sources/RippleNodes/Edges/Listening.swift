@@ -31,7 +31,7 @@ extension Node {
             edge.delivering = true
             edge.initialPending.store(true, ordering: .relaxed)
         }
-        let released = replaceEdges(edges.addingListener(edge))
+        let released = insertListener(edge)
         lock.unlock()
         extendLifetime(released)
         bag.insert(edge)
@@ -51,7 +51,9 @@ extension Node {
             }
             edge.handoff = nil
             lock.unlock()
-            (next, context) = handed
+            let box = unsafeDowncast(handed, to: Handoff<Value>.self)
+            next = box.value
+            context = box.context
         }
     }
 
@@ -59,10 +61,14 @@ extension Node {
     /// caller then calls the listener itself).
     @inlinable
     final func handOff(_ value: Value, context: (any Sendable)?, to edge: ListenEdge<Value>) -> Bool {
+        let box = Handoff(value, context: context)
         lock.lock()
         let handed = edge.delivering
-        if handed { edge.handoff = (value, context) }
+        // A value handed earlier and not taken yet is replaced; released after unlocking (it may hold a node).
+        var replaced: AnyObject? = nil
+        if handed { (replaced, edge.handoff) = (edge.handoff, box) }
         lock.unlock()
+        extendLifetime(replaced)
         return handed
     }
 }

@@ -263,7 +263,7 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
     /// thread relinked the transform meanwhile (then the general path sorts it out).
     private func registerUnused(from source: Node<Input>, to target: Node<Output>) {
         let targetAddress = Unmanaged.passUnretained(target).toOpaque()
-        let isBackEdge = rankNewEdge(from: source, to: target)
+        let isBackEdge = source.rankNewEdge(to: target)
         edgeLock.lock()
         guard registeredIn == nil, fromStorage === source, toTarget?.raw.toOpaque() == targetAddress else {
             edgeLock.unlock()
@@ -293,7 +293,7 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
             previous?.removeDownstreamEdge(ObjectIdentifier(self))
             if let wanted, let target {
                 let node = target.takeUnretainedValue()
-                let isBackEdge = rankNewEdge(from: wanted, to: unsafeDowncast(node, to: Node<Output>.self))
+                let isBackEdge = wanted.rankNewEdge(to: unsafeDowncast(node, to: Node<Output>.self))
                 wanted.addDownstream(slotType.init(edge: self, target: node, push: push, isBackEdge: isBackEdge))
             }
             registeredIn = wanted

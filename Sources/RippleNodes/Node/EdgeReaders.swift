@@ -78,6 +78,11 @@ extension Node {
         return ReleasedEdges(replaced: nil, retired: nil)
     }
 
+    /// Bumps `edgesVersion` for a change made in place. Call under `lock`.
+    func bumpEdgesVersion() {
+        edgesVersion.store(edgesVersion.load(ordering: .relaxed) &+ 1, ordering: .releasing)
+    }
+
     /// The parked lists, now that no reader has them. Call under `lock` with the node quiescent.
     @inline(__always)
     private func takeRetiredEdges() -> [AnyObject]? {

@@ -95,7 +95,15 @@ extension Node {
     }
 
     func addDownstream(_ slot: DownstreamSlot<Value>) {
-        let released = lock.withLock { replaceEdges(edges.addingDownstream(slot)) }
+        let released = lock.withLock { () -> ReleasedEdges in
+            if isQuiescent, let list = edges.editableList, list.appendDownstreamInPlace(slot) {
+                bumpEdgesVersion()
+                return ReleasedEdges(replaced: nil, retired: nil)
+            }
+            let released = replaceEdges(edges.addingDownstream(slot))
+            renumberListeners()
+            return released
+        }
         extendLifetime(released)
     }
 
@@ -103,18 +111,34 @@ extension Node {
     func removeDownstreamEdge(_ id: ObjectIdentifier) {
         let released = lock.withLock {
             // Compared through `edgeRef`: reading `edge`, an existential, would retain and release it.
-            replaceEdges(edges.removingDownstream {
+            let released = replaceEdges(edges.removingDownstream {
                 UInt(bitPattern: unsafeDowncast($0, to: DownstreamSlot<Value>.self).edgeRef.toOpaque())
                     == UInt(bitPattern: id)
             })
+            renumberListeners()
+            return released
         }
         extendLifetime(released)
     }
 
     @usableFromInline
     func addListener(_ edge: ListenEdge<Value>) {
-        let released = lock.withLock { replaceEdges(edges.addingListener(edge)) }
+        let released = lock.withLock { insertListener(edge) }
         extendLifetime(released)
+    }
+
+    /// Adds `edge` to the listeners: in place when no propagation reads the list (see `EdgeList.swift`). Call under
+    /// `lock`; release what it returns after unlocking.
+    @usableFromInline
+    final func insertListener(_ edge: ListenEdge<Value>) -> ReleasedEdges {
+        if isQuiescent, let list = edges.editableList, let index = list.appendListenerInPlace(edge) {
+            edge.listIndex = index
+            bumpEdgesVersion()
+            return ReleasedEdges(replaced: nil, retired: nil)
+        }
+        let released = replaceEdges(edges.addingListener(edge))
+        renumberListeners()
+        return released
     }
 
     /// Marks `edge` dead and drops it, under the lock propagation reads its flag with. Returns what to release after
@@ -122,7 +146,34 @@ extension Node {
     func removeListener(_ edge: ListenEdge<Value>) -> ReleasedEdges {
         lock.withLock {
             edge.live = false
-            return replaceEdges(edges.removingListener(edge))
+            if isQuiescent, let list = edges.editableList,
+               let removed = list.tombstoneListener(edge, at: edge.listIndex) {
+                bumpEdgesVersion()
+                if list.needsCompaction {
+                    list.compactInPlace { listener, index in
+                        unsafeDowncast(listener, to: ListenEdge<Value>.self).listIndex = index
+                    }
+                }
+                return ReleasedEdges(replaced: removed, retired: nil)
+            }
+            let released = replaceEdges(edges.removingListener(edge))
+            renumberListeners()
+            return released
+        }
+    }
+
+    /// Whether no propagation is reading the edge list, so it may change in place. Call under `lock`.
+    var isQuiescent: Bool {
+        edgeReadersExited.load(ordering: .sequentiallyConsistent) == edgeReadersEntered
+    }
+
+    /// Tells every listener where the (new) list holds it. Call under `lock`.
+    func renumberListeners() {
+        guard let list = edges.editableList else { return }
+        let tombstone = list.tombstone
+        let elements = list.elements
+        for index in 0..<list.listenerCount where elements[index].toOpaque() != tombstone {
+            unsafeDowncast(elements[index].takeUnretainedValue(), to: ListenEdge<Value>.self).listIndex = index
         }
     }
 

@@ -36,7 +36,12 @@ struct NodeEdges {
 
     private var isEmpty: Bool {
         guard let list else { return false }
-        return list.listenerCount + list.downstreamCount == 0
+        return list.liveListenerCount + list.downstreamCount == 0
+    }
+
+    /// The list, when the edges are one (see ``EdgeList`` for what may change in place).
+    var editableList: EdgeList? {
+        list
     }
 
     var downstreamIsEmpty: Bool {
@@ -49,7 +54,7 @@ struct NodeEdges {
 
     var listenerCount: Int {
         switch shape {
-        case .list: unsafeDowncast(object, to: EdgeList.self).listenerCount
+        case .list: unsafeDowncast(object, to: EdgeList.self).liveListenerCount
         case .loneListener: 1
         case .loneDownstream: 0
         }

@@ -192,29 +192,31 @@ extension Node {
         var lone = snapshot.object
         withUnsafeMutablePointer(to: &lone) { lonePointer in
             let (listeners, listenerCount, downstreamCount) = snapshot.layout(lone: lonePointer)
-            // The first listener's flag is read under this lock already. Later ones may have been cancelled by user
-            // code run since (a listener may cancel another): while `edgesVersion` is unchanged none was;
-            // otherwise the flag is re-read under the lock.
-            var live = listenerCount > 0 && listeners[0]._withUnsafeGuaranteedRef {
-                unsafeDowncast($0, to: ListenEdge<Value>.self).live
-            }
+            // A cancelled listener's place in a list is a tombstone (see `EdgeList.swift`), skipped.
+            let tombstone = snapshot.shape == .list ? snapshot.object.toOpaque() : nil
             lock.unlock()
             state.path.push(ObjectIdentifier(self))
             state.depth += 1
             var index = 0
             while index < listenerCount {
-                listeners[index]._withUnsafeGuaranteedRef { object in
-                    let listener = unsafeDowncast(object, to: ListenEdge<Value>.self)
-                    if index > 0 && edgesVersion.load(ordering: .acquiring) != version {
-                        lock.lock()
-                        live = listener.live
-                        lock.unlock()
-                    }
-                    // A listener still hearing its first value on the thread that attached it gets this one
-                    // from that thread, after it (see `Node.attachDeliveringCurrent`).
-                    if live && !(listener.initialPending.load(ordering: .relaxed)
-                        && handOff(value, context: context, to: listener)) {
-                        listener.action(value, context)
+                if listeners[index].toOpaque() != tombstone {
+                    listeners[index]._withUnsafeGuaranteedRef { object in
+                        let listener = unsafeDowncast(object, to: ListenEdge<Value>.self)
+                        // Every listener of the snapshot was live when it was taken. One may have been cancelled by
+                        // user code run since (a listener may cancel another): while `edgesVersion` is unchanged
+                        // none was; otherwise the flag is re-read under the lock.
+                        var live = true
+                        if edgesVersion.load(ordering: .acquiring) != version {
+                            lock.lock()
+                            live = listener.live
+                            lock.unlock()
+                        }
+                        // A listener still hearing its first value on the thread that attached it gets this one
+                        // from that thread, after it (see `Node.attachDeliveringCurrent`).
+                        if live && !(listener.initialPending.load(ordering: .relaxed)
+                            && handOff(value, context: context, to: listener)) {
+                            listener.action(value, context)
+                        }
                     }
                 }
                 index += 1
