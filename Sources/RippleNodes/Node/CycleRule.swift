@@ -40,6 +40,8 @@ extension PropagationState {
     func admit(mark: UInt64, id: ObjectIdentifier) -> Admission {
         let markFrame = mark & ~3
         if markFrame == frame { return mark & 3 == NodeMark.pending ? .overwrite : .drop }
+        // The common case, a set with no frame further out and nothing blocked, stops here.
+        if !guarded { return .fresh }
         if markFrame != 0 && isOuter(markFrame) { return .later }
         if isBlocked(id) { return .drop }
         return .fresh

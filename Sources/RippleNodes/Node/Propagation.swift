@@ -156,16 +156,20 @@ extension Node {
     /// Settles a node that waited in the rank queue or on the deferred stack, with the value it holds now.
     @inlinable
     final func settlePending(context: (any Sendable)?, state: PropagationState) {
-        lock.lock()
-        // Skipped only when it already settled in this frame. A mark of another thread's frame means that thread
-        // pushed into it meanwhile: the value this frame handed it still has to be heard (perhaps overwritten by
-        // the newer one, which is what listeners must end with anyway).
-        guard mark != state.frame | NodeMark.settled, let current = storage else {
-            lock.unlock()
-            return
+        // Through a stack slot rather than `storage` (a `Value?`: unspecialised, a metadata look-up per settle).
+        withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { buffer in
+            let slot = buffer.baseAddress.unsafelyUnwrapped
+            lock.lock()
+            // Skipped only when it already settled in this frame. A mark of another thread's frame means that
+            // thread pushed into it meanwhile: the value this frame handed it still has to be heard (perhaps
+            // overwritten by the newer one, which is what listeners must end with anyway).
+            guard mark != state.frame | NodeMark.settled, copyStoredValue(to: slot) else {
+                lock.unlock()
+                return
+            }
+            mark = state.frame | NodeMark.settled
+            settleLocked(slot.move(), context: context, state: state)
         }
-        mark = state.frame | NodeMark.settled
-        settleLocked(current, context: context, state: state)
     }
 
     /// Stores `value` and settles. Call under `lock`; returns unlocked.
@@ -262,7 +266,7 @@ extension Node {
     final func resumePropagation(_ value: Value, context: (any Sendable)?, senders: SenderSnapshot) {
         let state = PropagationState.current.takeUnretainedValue()
         state.inFrame {
-            for id in senders.ids { state.blocked.push(id) }
+            for id in senders.ids { state.block(id) }
             if state.isBlocked(ObjectIdentifier(self)) { return }
             lock.lock()
             let markFrame = mark & ~3
@@ -290,7 +294,7 @@ extension Node {
     private func pushValue(_ current: Value, along edge: Transform<Value, some Sendable>) {
         let state = PropagationState.current.takeUnretainedValue()
         state.inFrame {
-            state.blocked.push(ObjectIdentifier(self))
+            state.block(ObjectIdentifier(self))
             edge.next(current, senders: SenderList(state: state), context: nil)
         }
     }
@@ -306,9 +310,9 @@ extension Node {
             lock.unlock()
             guard held else { return }
             let current = slot.move()
-            let state = PropagationState.current.takeUnretainedValue()
+            let state = threadStates.unretained(orMake: PropagationState.init).takeUnretainedValue()
             state.inFrame {
-                state.blocked.push(ObjectIdentifier(self))
+                state.block(ObjectIdentifier(self))
                 edge.push(.passUnretained(edge), .passUnretained(target), current, SenderList(state: state),
                           state.noContext)
             }

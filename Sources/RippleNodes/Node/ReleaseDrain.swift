@@ -8,18 +8,17 @@
 // - Only references that may start such a chain go through here (a transform's `from` as its `to` is freed).
 
 extension PropagationState {
-    /// Moves `object` out of the caller's variable and releases it: at once, or, while this thread is already
+    /// Releases `object` (a retained reference the caller hands over): at once, or, while this thread is already
     /// releasing, from the outermost release's loop.
-    static func releaseDeferred(_ object: inout AnyObject?) {
-        guard object != nil else { return }
+    static func releaseDeferred(_ object: UnsafeMutableRawPointer?) {
+        guard let object else { return }
         let state = current.takeUnretainedValue()
-        // Moved straight into the list: a local copy would keep it alive past the loop below.
-        state.releases.append(object.take().unsafelyUnwrapped)
+        state.releases.append(object)
         if state.releasing { return }
         state.releasing = true
         while let next = state.releases.popLast() {
-            // The last reference goes at the end of each turn: a deinit it runs appends to the list and returns.
-            _ = next
+            // A deinit this runs appends to the list and returns.
+            Unmanaged<AnyObject>.fromOpaque(next).release()
         }
         state.releasing = false
     }

@@ -99,7 +99,11 @@ final class PropagationState {
     @usableFromInline @exclusivity(unchecked) var deferred: [PendingEntry] = []
     @usableFromInline @exclusivity(unchecked) var deferredBase = 0
     @usableFromInline @exclusivity(unchecked) var order: UInt64 = 0
+    /// Whether the running frame interrupted another or blocks some node: only then does the cycle rule look
+    /// further than a node's mark.
+    @usableFromInline @exclusivity(unchecked) var guarded = false
     /// Nodes a frame must not set: the node a link pushes from, and the senders a value carried across a scheduler.
+    /// Add with ``block(_:)``.
     @usableFromInline @exclusivity(unchecked) var blocked = IdentifierStack()
     @usableFromInline @exclusivity(unchecked) var blockedBase = 0
     /// The nodes settling by direct recursion, outermost first: the sender list custom transforms see.
@@ -108,7 +112,7 @@ final class PropagationState {
     @usableFromInline @exclusivity(unchecked) var jobs = Deque<() -> Void>()
     @exclusivity(unchecked) var drainingJobs = false
     /// Objects whose release was deferred (see `ReleaseDrain.swift`).
-    @exclusivity(unchecked) var releases: [AnyObject] = []
+    @exclusivity(unchecked) var releases: [UnsafeMutableRawPointer] = []
     @exclusivity(unchecked) var releasing = false
     /// No context, for sets without one.
     @usableFromInline let noContext: (any Sendable)? = nil
@@ -149,7 +153,10 @@ final class PropagationState {
         if queue.count > 0 || deferred.count > 0 { runPending() }
         frame = 0
         collecting = false
-        if blocked.count > 0 { blocked.count = 0 }
+        if guarded {
+            guarded = false
+            blocked.count = 0
+        }
         path.count = 0
         if !jobs.isEmpty { drainJobs() }
     }
@@ -167,6 +174,7 @@ final class PropagationState {
         deferredBase = deferred.count
         blockedBase = blocked.count
         pathBase = path.count
+        guarded = !outerFrames.isEmpty
         return saved
     }
 
@@ -184,6 +192,7 @@ final class PropagationState {
         blockedBase = saved.blockedBase
         pathBase = saved.pathBase
         if frame != 0 { outerFrames.removeLast() }
+        guarded = !outerFrames.isEmpty || blocked.count > blockedBase
         if frame == 0 && !jobs.isEmpty { drainJobs() }
     }
 
@@ -246,6 +255,13 @@ final class PropagationState {
     /// Whether `id` is on this frame's sender list or blocked in it.
     func senderListContains(_ id: ObjectIdentifier) -> Bool {
         path.contains(id, from: pathBase) || blocked.contains(id, from: blockedBase)
+    }
+
+    /// Blocks `id` in the running frame.
+    @inlinable @inline(__always)
+    func block(_ id: ObjectIdentifier) {
+        blocked.push(id)
+        guarded = true
     }
 
     @inlinable @inline(__always)

@@ -132,7 +132,7 @@ func hasNoWeakOrUnownedReferences(_ object: AnyObject) -> Bool {
 func pushAsLinking<Value: Sendable>(_ value: Value, from source: ObjectIdentifier, into target: Unmanaged<AnyObject>,
                                     state: PropagationState) {
     state.inFrame {
-        state.blocked.push(source)
+        state.block(source)
         emitValue(value, into: target, senders: SenderList(state: state), context: state.noContext)
     }
 }
