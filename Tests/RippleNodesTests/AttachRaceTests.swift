@@ -1,4 +1,3 @@
-import Foundation
 import RippleCore
 import RippleNodes
 import RippleTesting
@@ -9,41 +8,25 @@ import Testing
 @Suite("Attach while another thread sets")
 struct AttachRaceTests {
     @Test(.tags(.stress)) func aListenerAttachedWhileAnotherThreadSetsEndsWithTheLatestValue() {
-        let rounds = 20_000
         let node = MutableNode(0)
-        let barrier = LockstepBarrier()
+        let bag = CancelBag()
+        let heard = Locked([Int]())
+        let token = Locked<(any CancelToken)?>(nil)
         let stale = Locked(0)
-        let staleExamples = Locked([[Int]]())
-        let finished = DispatchSemaphore(value: 0)
-        let setter = Thread {
-            for _ in 0..<rounds {
-                barrier.wait()
-                node.value = 1
-                barrier.wait()
+        let examples = Locked([[Int]]())
+        LockstepBarrier.race(rounds: 20_000) {
+            node.value = 1
+        } second: {
+            token.withLock { $0 = node.listened(by: bag).withBlock { value in heard.withLock { $0.append(value) } } }
+        } check: {
+            if heard.value.last != node.value {
+                stale.withLock { $0 += 1 }
+                examples.withLock { if $0.count < 5 { $0.append(heard.value) } }
             }
-            finished.signal()
+            token.value?.cancel()
+            heard.withLock { $0 = [] }
+            node.value = 0
         }
-        let attacher = Thread {
-            let bag = CancelBag()
-            for _ in 0..<rounds {
-                let heard = Locked([Int]())
-                barrier.wait()
-                let token = node.listened(by: bag).withBlock { value in heard.withLock { $0.append(value) } }
-                barrier.wait()
-                if heard.value.last != node.value {
-                    stale.withLock { $0 += 1 }
-                    staleExamples.withLock { if $0.count < 5 { $0.append(heard.value) } }
-                }
-                token.cancel()
-                node.value = 0
-            }
-            bag.cancel()
-            finished.signal()
-        }
-        setter.start()
-        attacher.start()
-        finished.wait()
-        finished.wait()
-        #expect(stale.value == 0, "stale listeners, e.g. \(staleExamples.value)")
+        #expect(stale.value == 0, "stale listeners heard, e.g., \(examples.value)")
     }
 }

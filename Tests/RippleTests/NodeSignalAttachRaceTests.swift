@@ -1,4 +1,3 @@
-import Foundation
 import Ripple
 import RippleTesting
 import Testing
@@ -8,35 +7,20 @@ import Testing
 @Suite("Bridge: node.signal subscribed while another thread sets")
 struct NodeSignalAttachRaceTests {
     @Test(.tags(.stress)) func aSubscriptionMadeWhileAnotherThreadSetsEndsWithTheLatestValue() {
-        let rounds = 20_000
         let node = MutableNode(0)
-        let barrier = LockstepBarrier()
+        let log = Locked(EventLog<Int>())
+        let disposer = Locked<Disposer?>(nil)
         let stale = Locked(0)
-        let finished = DispatchSemaphore(value: 0)
-        let setter = Thread {
-            for _ in 0..<rounds {
-                barrier.wait()
-                node.value = 1
-                barrier.wait()
-            }
-            finished.signal()
+        LockstepBarrier.race(rounds: 20_000) {
+            node.value = 1
+        } second: {
+            disposer.withLock { $0 = node.signal.subscribe(into: log.value) }
+        } check: {
+            if log.value.values.last != node.value { stale.withLock { $0 += 1 } }
+            disposer.value?.dispose()
+            log.withLock { $0 = EventLog<Int>() }
+            node.value = 0
         }
-        let subscriber = Thread {
-            for _ in 0..<rounds {
-                let log = EventLog<Int>()
-                barrier.wait()
-                let disposer = node.signal.subscribe(into: log)
-                barrier.wait()
-                if log.values.last != node.value { stale.withLock { $0 += 1 } }
-                disposer.dispose()
-                node.value = 0
-            }
-            finished.signal()
-        }
-        setter.start()
-        subscriber.start()
-        finished.wait()
-        finished.wait()
         #expect(stale.value == 0)
     }
 }
