@@ -251,6 +251,54 @@ struct TransactionTests {
         #expect(heard.values == ["(2, 3)", "(3, 4)"])
     }
 
+    /// A diamond built first, then fed from the end of a deeper chain: linking raises the ranks below it (the
+    /// worklist walk), so it still settles once.
+    @Test func linkingAnExistingGraphBelowADeeperNodeRaisesItsRanks() {
+        let bag = CancelBag()
+        let head = MutableNode<Int>()
+        let b = head.map { $0 * 2 }
+        let c = head.map { $0 + 1 }.map { $0 }
+        let d = Node.combine(b, c)
+        let heard = Recorder<String>()
+        d.listened(by: bag).withBlock { heard.record("\($0)") }
+        let deep = MutableNode(0)
+        var tail: Node<Int> = deep
+        for _ in 0..<5 { tail = tail.map { $0 + 1 } }
+        let feed = Node.combine(tail, b).mapEach { $0 + $1 }
+        let fed = Recorder<Int>()
+        feed.listened(by: bag).withBlock { fed.record($0) }
+        let link = head.link(to: tail)
+        heard.reset()
+        fed.reset()
+        deep.value = 10
+        #expect(heard.values == ["(30, 16)"])
+        #expect(fed.values == [45])
+        link.cancel()
+    }
+
+    /// A ring linked first, then fed from a deeper node: the walk must not go round the ring (its closing edge is a
+    /// back edge), and one set still gives one lap.
+    @Test func feedingARingFromADeeperNodeEndsAndSettlesOneLap() {
+        let bag = CancelBag()
+        let a = MutableNode(0)
+        let b = MutableNode(0)
+        let ring = a.sync(with: b)
+        let deep = MutableNode(0)
+        var tail: Node<Int> = deep
+        for _ in 0..<3 { tail = tail.map { $0 + 1 } }
+        let link = a.link(to: tail)
+        let heard = Recorder<String>()
+        a.listened(by: bag).withBlock { heard.record("a\($0)") }
+        b.listened(by: bag).withBlock { heard.record("b\($0)") }
+        heard.reset()
+        deep.value = 1
+        #expect(heard.values == ["a4", "b4"])
+        b.value = 9
+        #expect(a.value == 9 && b.value == 9)
+        link.cancel()
+        ring.cancel()
+    }
+
     @Test func customTransformsStillReceiveAndEmit() {
         final class Doubling: Transform<Int, String>, @unchecked Sendable {
             override func next(_ value: Int, senders: SenderList, context: (any Sendable)?) {
