@@ -18,7 +18,7 @@ public final class ListenEdge<Value: Sendable>: CancelToken, @unchecked Sendable
     /// Where the node's ``EdgeList`` holds this edge, for an O(1) cancel; guarded by the node's lock.
     @usableFromInline @exclusivity(unchecked) var listIndex = -1
     @usableFromInline let action: @Sendable (Value, (any Sendable)?) -> Void
-    /// While the attaching thread delivers the value it read (see `Node.attachReadingCurrent`), propagations on
+    /// While the attaching thread delivers the value it read (see `Node.attachDeliveringCurrent`), propagations on
     /// other threads hand their newer values to it instead of calling `action` themselves: the listener hears them
     /// after, in order, and never ends with the older value. `initialPending` is the lock-free hint propagation
     /// reads per call; `delivering` and `handoff` are guarded by the node's lock.

@@ -12,17 +12,11 @@ extension Node {
         Listening(node: self, bag: owner.cancelBag)
     }
 
-    // Inlinable: unspecialised, handing the edge to the bag as `any CancelToken` looks up `ListenEdge<Value>`'s
-    // generic metadata (~330 instructions per listener).
-    @inlinable
-    final func attach(_ edge: ListenEdge<Value>, bag: CancelBag) {
-        addListener(edge)
-        bag.insert(edge)
-    }
-
     /// Attaches `edge` and delivers the current value: the read and the attach are one critical section, so no
     /// set falls between them (a set before it is in the value read, a set after it reaches the edge), and a value
     /// a propagation brings while the current one is being delivered is handed over and delivered after it.
+    // Inlinable: unspecialised, handing the edge to the bag as `any CancelToken` looks up `ListenEdge<Value>`'s
+    // generic metadata (~330 instructions per listener), and so does reading a `Value?`.
     @inlinable
     final func attachDeliveringCurrent(_ edge: ListenEdge<Value>, bag: CancelBag) {
         lock.lock()

@@ -121,12 +121,6 @@ extension Node {
         extendLifetime(released)
     }
 
-    @usableFromInline
-    func addListener(_ edge: ListenEdge<Value>) {
-        let released = lock.withLock { insertListener(edge) }
-        extendLifetime(released)
-    }
-
     /// Adds `edge` to the listeners: in place when no propagation reads the list (see `EdgeList.swift`). Call under
     /// `lock`; release what it returns after unlocking.
     @usableFromInline

@@ -355,7 +355,6 @@ public struct SenderList {
 /// lap.
 public struct SenderSnapshot: Sendable {
     let ids: [ObjectIdentifier]
-    static let empty = SenderSnapshot(ids: [])
 }
 
 extension Node where Value == Void {
