@@ -78,6 +78,20 @@ func attach(_ n: Int, population: Int) -> Int {
     return sum.value
 }
 
+/// Linking `population` `map` nodes to one node, then freeing them in link order; the unit is one link + unlink.
+func link(_ n: Int, population: Int) -> Int {
+    let source = MutableNode(1)
+    var nodes: [Node<Int>] = []
+    nodes.reserveCapacity(population)
+    var sum = 0
+    for _ in 0..<(n / population) {
+        for _ in 0..<population { nodes.append(source.map { $0 }) }
+        sum &+= nodes.count
+        nodes.removeAll(keepingCapacity: true)
+    }
+    return sum
+}
+
 func alternating(_ n: Int, initial: Int?, _ combining: (Node<Int>, Node<Int>) -> Node<Int>) -> Int {
     let sum = Sum()
     let bag = CancelBag()
@@ -196,6 +210,8 @@ struct NodesCallgrind {
         }
         case "Attach1000": result = attach(n, population: 1_000)
         case "Attach10000": result = attach(n, population: 10_000)
+        case "Link1000": result = link(n, population: 1_000)
+        case "Link10000": result = link(n, population: 10_000)
         case "Diamond": result = diamond(n)
         case "DiamondGrid10x10": result = grid(n)
         #if BATCH

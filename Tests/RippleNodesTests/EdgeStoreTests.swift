@@ -36,6 +36,39 @@ struct EdgeStoreTests {
         #expect(!node.hasListener)
     }
 
+    @Test(arguments: ["link order", "reverse order", "every third, then the rest"])
+    func unlinkingDownstreamNodesInAnyOrderKeepsTheOthersLinked(_ order: String) {
+        let source = MutableNode(0)
+        let bag = CancelBag()
+        let heard = Recorder<Int>()
+        var derived: [Node<Int>?] = (0..<60).map { index in source.map { _ in index } }
+        for node in derived { node?.listened(by: bag).withBlock { heard.record($0) } }
+        // A listener on the source too, attached after the slots: they move up to make room, and must still be
+        // found when unlinked.
+        source.listened(by: bag).withBlock { _ in heard.record(-1) }
+        let sequence: [Int]
+        switch order {
+        case "link order": sequence = Array(0..<60)
+        case "reverse order": sequence = Array((0..<60).reversed())
+        default: sequence = Array(stride(from: 0, to: 60, by: 3)) + (0..<60).filter { $0 % 3 != 0 }
+        }
+        var remaining = Set(0..<60)
+        for (step, index) in sequence.enumerated() {
+            // The listen edge pins the node: unlink it by hand, as freeing it would.
+            derived[index]?.removeUpstreams()
+            derived[index] = nil
+            remaining.remove(index)
+            if step % 7 == 0 {
+                heard.reset()
+                source.value = step + 1
+                #expect(heard.values == [-1] + remaining.sorted())
+                #expect(source.downstreamTransforms.count == remaining.count)
+            }
+        }
+        #expect(source.downstreamTransforms.isEmpty)
+        bag.cancel()
+    }
+
     @Test func listenersAttachedAndCancelledDuringAPropagationAreHandled() {
         let node = MutableNode(0)
         let bag = CancelBag()

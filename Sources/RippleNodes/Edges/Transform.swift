@@ -23,6 +23,8 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
     @exclusivity(unchecked) private var registeredIn: Node<Input>?
     /// The `to` that registration's slot carries.
     @exclusivity(unchecked) private var registeredTo: UnsafeMutableRawPointer?
+    /// That slot, unretained (`registeredIn`'s list holds it), so unlinking finds it in O(1).
+    @exclusivity(unchecked) private var registeredSlot: Unmanaged<AnyObject>?
     /// How `from` pushes a value into this transform. Set only while initialising (a built-in operator's init
     /// replaces it), before the transform can be linked or shared; linking copies it into `from`'s list.
     @usableFromInline @exclusivity(unchecked) final var push: PushThunk<Input>
@@ -231,11 +233,12 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         var previous: UnsafeMutableRawPointer? = nil
         if let registered = registeredIn {
             // Under the edge lock, as in `reconcileRegistration()`: edge lock, then node lock.
-            registered.removeDownstreamEdge(ObjectIdentifier(self))
+            registered.removeDownstreamEdge(ObjectIdentifier(self), slot: registeredSlot)
             previous = Unmanaged.passRetained(registered).toOpaque()
         }
         registeredIn = nil
         registeredTo = nil
+        registeredSlot = nil
         edgeLock.unlock()
         if old != nil { fromDidChange() }
         // `from` may now be unreferenced, and its own deinit would free its upstream, and so on: through the drain.
@@ -276,9 +279,11 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
             return
         }
         // Under the edge lock, as in `reconcileRegistration()`: edge lock, then node lock.
-        source.addDownstream(slotType.init(edge: self, target: target, push: push, isBackEdge: isBackEdge))
+        let slot = slotType.init(edge: self, target: target, push: push, isBackEdge: isBackEdge)
+        source.addDownstream(slot)
         registeredIn = source
         registeredTo = targetAddress
+        registeredSlot = .passUnretained(slot)
         edgeLock.unlock()
     }
 
@@ -295,11 +300,14 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         let targetAddress = target?.toOpaque()
         // The slot carries `to` as well, so a new `to` means a new slot.
         if wanted !== previous || targetAddress != registeredTo {
-            previous?.removeDownstreamEdge(ObjectIdentifier(self))
+            previous?.removeDownstreamEdge(ObjectIdentifier(self), slot: registeredSlot)
+            registeredSlot = nil
             if let wanted, let target {
                 let node = target.takeUnretainedValue()
                 let isBackEdge = wanted.rankNewEdge(to: unsafeDowncast(node, to: Node<Output>.self))
-                wanted.addDownstream(slotType.init(edge: self, target: node, push: push, isBackEdge: isBackEdge))
+                let slot = slotType.init(edge: self, target: node, push: push, isBackEdge: isBackEdge)
+                wanted.addDownstream(slot)
+                registeredSlot = .passUnretained(slot)
             }
             registeredIn = wanted
             registeredTo = wanted == nil ? nil : targetAddress

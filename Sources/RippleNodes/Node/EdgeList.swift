@@ -1,11 +1,12 @@
 /// How many of an ``EdgeList``'s elements are listeners (they come first, tombstones included) and how many
-/// downstream slots; how many it has room for; how many listener places are tombstones.
+/// downstream slots; how many it has room for; how many places of each are tombstones.
 @usableFromInline
 struct EdgeCounts {
     @usableFromInline var listeners: Int
     @usableFromInline var downstream: Int
     let capacity: Int
     var deadListeners = 0
+    var deadDownstream = 0
 
     init(listeners: Int, downstream: Int, capacity: Int) {
         self.listeners = listeners
@@ -23,9 +24,9 @@ struct EdgeCounts {
 // - A list some propagation is reading (see `EdgeReaders.swift`) is never mutated: a change builds a new list and the
 //   old one is retired. With no reader (the common case: attaching or cancelling outside a propagation), the list is
 //   changed in place: an append uses spare capacity (doubled when full, so attaching is O(1) amortised), and a
-//   cancelled listener's place becomes a *tombstone* (the list's own address, not retained) found through the
-//   listener's `listIndex`, so cancelling is O(1); the tombstones are squeezed out once they are more than half of
-//   the listeners. Readers skip tombstones.
+//   cancelled listener's or unlinked slot's place becomes a *tombstone* (the list's own address, not retained) found
+//   through the edge's `listIndex`, so cancelling is O(1); the tombstones are squeezed out once they are more than
+//   half of the places. Readers skip tombstones.
 @usableFromInline
 final class EdgeList: ManagedBuffer<EdgeCounts, Unmanaged<AnyObject>> {
     /// The list of every node without listeners or downstream transforms. `nonisolated(unsafe)`: a built list is
@@ -53,6 +54,11 @@ final class EdgeList: ManagedBuffer<EdgeCounts, Unmanaged<AnyObject>> {
         withUnsafeMutablePointerToHeader { $0.pointee.listeners - $0.pointee.deadListeners }
     }
 
+    /// How many slots are linked (tombstones excluded).
+    var liveDownstreamCount: Int {
+        withUnsafeMutablePointerToHeader { $0.pointee.downstream - $0.pointee.deadDownstream }
+    }
+
     // Read through the pointer: `header` is a class stored property, with a dynamic exclusivity check per access.
     @inlinable
     var listenerCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.listeners } }
@@ -72,8 +78,11 @@ final class EdgeList: ManagedBuffer<EdgeCounts, Unmanaged<AnyObject>> {
         return UnsafeBufferPointer(start: elements, count: listenerCount).filter { $0.toOpaque() != tombstone }
     }
 
-    var downstream: UnsafeBufferPointer<Unmanaged<AnyObject>> {
-        UnsafeBufferPointer(start: elements + listenerCount, count: downstreamCount)
+    /// The downstream slots, tombstones skipped.
+    var downstream: [Unmanaged<AnyObject>] {
+        let tombstone = self.tombstone
+        return UnsafeBufferPointer(start: elements + listenerCount, count: downstreamCount)
+            .filter { $0.toOpaque() != tombstone }
     }
 
     /// A new list; `fill` initialises exactly `listeners + downstream` retained elements.
@@ -124,7 +133,7 @@ final class EdgeList: ManagedBuffer<EdgeCounts, Unmanaged<AnyObject>> {
             count += 1
         }
         for index in listenerCount..<(listenerCount + downstreamCount)
-        where !isRemoved(old[index].takeUnretainedValue(), false) {
+        where old[index].toOpaque() != tombstone && !isRemoved(old[index].takeUnretainedValue(), false) {
             new[count] = old[index].retain()
             count += 1
         }
@@ -133,14 +142,14 @@ final class EdgeList: ManagedBuffer<EdgeCounts, Unmanaged<AnyObject>> {
 
     /// This list with `listener` appended to the listeners.
     func addingListener(_ listener: AnyObject) -> EdgeList {
-        EdgeList.build(listeners: liveListenerCount + 1, downstream: downstreamCount) { new in
+        EdgeList.build(listeners: liveListenerCount + 1, downstream: liveDownstreamCount) { new in
             copyLive(into: new, addingListener: listener, addingSlot: nil)
         }
     }
 
     /// This list with `slot` appended to the downstream slots.
     func addingDownstream(_ slot: AnyObject) -> EdgeList {
-        EdgeList.build(listeners: liveListenerCount, downstream: downstreamCount + 1) { new in
+        EdgeList.build(listeners: liveListenerCount, downstream: liveDownstreamCount + 1) { new in
             copyLive(into: new, addingListener: nil, addingSlot: slot)
         }
     }
@@ -152,7 +161,7 @@ final class EdgeList: ManagedBuffer<EdgeCounts, Unmanaged<AnyObject>> {
             $0.toOpaque() != tombstone && $0.takeUnretainedValue() === listener
         }
         if !found { return self }
-        return EdgeList.build(listeners: liveListenerCount - 1, downstream: downstreamCount) { new in
+        return EdgeList.build(listeners: liveListenerCount - 1, downstream: liveDownstreamCount) { new in
             copyLive(into: new, addingListener: nil, addingSlot: nil) { object, isListener in
                 isListener && object === listener
             }
@@ -163,7 +172,7 @@ final class EdgeList: ManagedBuffer<EdgeCounts, Unmanaged<AnyObject>> {
     func removingDownstream(where isRemoved: (AnyObject) -> Bool) -> EdgeList {
         let removed = downstream.reduce(0) { $0 + (isRemoved($1.takeUnretainedValue()) ? 1 : 0) }
         if removed == 0 { return self }
-        return EdgeList.build(listeners: liveListenerCount, downstream: downstreamCount - removed) { new in
+        return EdgeList.build(listeners: liveListenerCount, downstream: liveDownstreamCount - removed) { new in
             copyLive(into: new, addingListener: nil, addingSlot: nil) { object, isListener in
                 !isListener && isRemoved(object)
             }
@@ -172,15 +181,18 @@ final class EdgeList: ManagedBuffer<EdgeCounts, Unmanaged<AnyObject>> {
 
     // In place: call under the node lock, with no propagation reading this list.
 
-    /// Appends `listener` in place and returns its index, or nil when the list is full.
-    func appendListenerInPlace(_ listener: AnyObject) -> Int? {
-        withUnsafeMutablePointers { counts, elements in
+    /// Appends `listener` in place and returns its index, or nil when the list is full. `renumber` gets each slot
+    /// moved up to make room, with its new index.
+    func appendListenerInPlace(_ listener: AnyObject, renumber: (AnyObject, Int) -> Void) -> Int? {
+        let tombstone = self.tombstone
+        return withUnsafeMutablePointers { counts, elements in
             let (listeners, downstream) = (counts.pointee.listeners, counts.pointee.downstream)
             guard listeners + downstream < counts.pointee.capacity else { return nil }
             // The slots move up one place to make room (a node with listeners seldom has many slots).
             var index = listeners + downstream
             while index > listeners {
                 elements[index] = elements[index - 1]
+                if elements[index].toOpaque() != tombstone { renumber(elements[index].takeUnretainedValue(), index) }
                 index -= 1
             }
             elements[listeners] = .passRetained(listener)
@@ -189,14 +201,29 @@ final class EdgeList: ManagedBuffer<EdgeCounts, Unmanaged<AnyObject>> {
         }
     }
 
-    /// Appends `slot` in place; false when the list is full.
-    func appendDownstreamInPlace(_ slot: AnyObject) -> Bool {
+    /// Appends `slot` in place and returns its index, or nil when the list is full.
+    func appendDownstreamInPlace(_ slot: AnyObject) -> Int? {
         withUnsafeMutablePointers { counts, elements in
             let end = counts.pointee.listeners + counts.pointee.downstream
-            guard end < counts.pointee.capacity else { return false }
+            guard end < counts.pointee.capacity else { return nil }
             elements[end] = .passRetained(slot)
             counts.pointee.downstream += 1
-            return true
+            return end
+        }
+    }
+
+    /// Turns the slot at `index` into a tombstone and returns it (the caller releases it after unlocking), or
+    /// returns nil when `slot` is not there.
+    func tombstoneDownstream(_ slot: AnyObject, at index: Int) -> AnyObject? {
+        let tombstone = Unmanaged<AnyObject>.fromOpaque(self.tombstone)
+        return withUnsafeMutablePointers { counts, elements in
+            guard index >= counts.pointee.listeners, index < counts.pointee.listeners + counts.pointee.downstream,
+                  elements[index].toOpaque() == Unmanaged.passUnretained(slot).toOpaque()
+            else { return nil }
+            let removed = elements[index].takeRetainedValue()
+            elements[index] = tombstone
+            counts.pointee.deadDownstream += 1
+            return removed
         }
     }
 
@@ -215,26 +242,30 @@ final class EdgeList: ManagedBuffer<EdgeCounts, Unmanaged<AnyObject>> {
         }
     }
 
-    /// Whether tombstones are more than half of the listener places.
+    /// Whether tombstones are more than half of the places.
     var needsCompaction: Bool {
-        withUnsafeMutablePointerToHeader { 2 * $0.pointee.deadListeners > $0.pointee.listeners }
+        withUnsafeMutablePointerToHeader {
+            2 * ($0.pointee.deadListeners + $0.pointee.deadDownstream) > $0.pointee.listeners + $0.pointee.downstream
+        }
     }
 
-    /// Squeezes the tombstones out, keeping the order; `renumber` gets each listener's new index.
-    func compactInPlace(renumber: (AnyObject, Int) -> Void) {
+    /// Squeezes the tombstones out, keeping the order; `renumber` gets each edge's new index and whether it is a
+    /// listener.
+    func compactInPlace(renumber: (_ edge: AnyObject, _ index: Int, _ isListener: Bool) -> Void) {
         let tombstone = self.tombstone
         withUnsafeMutablePointers { counts, elements in
+            let liveListeners = counts.pointee.listeners - counts.pointee.deadListeners
             var count = 0
             for index in 0..<(counts.pointee.listeners + counts.pointee.downstream)
             where elements[index].toOpaque() != tombstone {
                 elements[count] = elements[index]
-                if count < counts.pointee.listeners - counts.pointee.deadListeners {
-                    renumber(elements[count].takeUnretainedValue(), count)
-                }
+                renumber(elements[count].takeUnretainedValue(), count, count < liveListeners)
                 count += 1
             }
-            counts.pointee.listeners -= counts.pointee.deadListeners
+            counts.pointee.listeners = liveListeners
+            counts.pointee.downstream -= counts.pointee.deadDownstream
             counts.pointee.deadListeners = 0
+            counts.pointee.deadDownstream = 0
         }
     }
 

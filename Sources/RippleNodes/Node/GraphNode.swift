@@ -96,42 +96,67 @@ extension Node {
 
     func addDownstream(_ slot: DownstreamSlot<Value>) {
         let released = lock.withLock { () -> ReleasedEdges in
-            if isQuiescent, let list = edges.editableList, list.appendDownstreamInPlace(slot) {
+            if isQuiescent, let list = edges.editableList, let index = list.appendDownstreamInPlace(slot) {
+                slot.listIndex = index
                 bumpEdgesVersion()
                 return ReleasedEdges(replaced: nil, retired: nil)
             }
             let released = replaceEdges(edges.addingDownstream(slot))
-            renumberListeners()
+            renumberEdges()
             return released
         }
         extendLifetime(released)
     }
 
-    /// The caller holds the transform, so removing it here never frees it under the lock.
-    func removeDownstreamEdge(_ id: ObjectIdentifier) {
-        let released = lock.withLock {
+    /// Unlinks the transform `id`, whose slot here is `slot` (unretained; nil when unknown). The caller holds the
+    /// transform, so removing it here never frees it under the lock.
+    func removeDownstreamEdge(_ id: ObjectIdentifier, slot: Unmanaged<AnyObject>?) {
+        let released = lock.withLock { () -> ReleasedEdges in
+            if let slot, isQuiescent, let list = edges.editableList {
+                let typed = unsafeDowncast(slot.takeUnretainedValue(), to: DownstreamSlot<Value>.self)
+                if let removed = list.tombstoneDownstream(typed, at: typed.listIndex) {
+                    bumpEdgesVersion()
+                    compactIfSparse(list)
+                    return ReleasedEdges(replaced: removed, retired: nil)
+                }
+            }
             // Compared through `edgeRef`: reading `edge`, an existential, would retain and release it.
             let released = replaceEdges(edges.removingDownstream {
                 UInt(bitPattern: unsafeDowncast($0, to: DownstreamSlot<Value>.self).edgeRef.toOpaque())
                     == UInt(bitPattern: id)
             })
-            renumberListeners()
+            renumberEdges()
             return released
         }
         extendLifetime(released)
+    }
+
+    /// Squeezes `list`'s tombstones out once they are more than half of it. Call under `lock`, with no reader.
+    private func compactIfSparse(_ list: EdgeList) {
+        guard list.needsCompaction else { return }
+        list.compactInPlace { edge, index, isListener in
+            if isListener {
+                unsafeDowncast(edge, to: ListenEdge<Value>.self).listIndex = index
+            } else {
+                unsafeDowncast(edge, to: DownstreamSlot<Value>.self).listIndex = index
+            }
+        }
     }
 
     /// Adds `edge` to the listeners: in place when no propagation reads the list (see `EdgeList.swift`). Call under
     /// `lock`; release what it returns after unlocking.
     @usableFromInline
     final func insertListener(_ edge: ListenEdge<Value>) -> ReleasedEdges {
-        if isQuiescent, let list = edges.editableList, let index = list.appendListenerInPlace(edge) {
+        if isQuiescent, let list = edges.editableList,
+           let index = list.appendListenerInPlace(edge, renumber: { slot, index in
+               unsafeDowncast(slot, to: DownstreamSlot<Value>.self).listIndex = index
+           }) {
             edge.listIndex = index
             bumpEdgesVersion()
             return ReleasedEdges(replaced: nil, retired: nil)
         }
         let released = replaceEdges(edges.addingListener(edge))
-        renumberListeners()
+        renumberEdges()
         return released
     }
 
@@ -143,15 +168,11 @@ extension Node {
             if isQuiescent, let list = edges.editableList,
                let removed = list.tombstoneListener(edge, at: edge.listIndex) {
                 bumpEdgesVersion()
-                if list.needsCompaction {
-                    list.compactInPlace { listener, index in
-                        unsafeDowncast(listener, to: ListenEdge<Value>.self).listIndex = index
-                    }
-                }
+                compactIfSparse(list)
                 return ReleasedEdges(replaced: removed, retired: nil)
             }
             let released = replaceEdges(edges.removingListener(edge))
-            renumberListeners()
+            renumberEdges()
             return released
         }
     }
@@ -161,13 +182,19 @@ extension Node {
         edgeReadersExited.load(ordering: .sequentiallyConsistent) == edgeReadersEntered
     }
 
-    /// Tells every listener where the (new) list holds it. Call under `lock`.
-    func renumberListeners() {
+    /// Tells every listener and slot where the (new) list holds it. Call under `lock`.
+    func renumberEdges() {
         guard let list = edges.editableList else { return }
         let tombstone = list.tombstone
         let elements = list.elements
-        for index in 0..<list.listenerCount where elements[index].toOpaque() != tombstone {
-            unsafeDowncast(elements[index].takeUnretainedValue(), to: ListenEdge<Value>.self).listIndex = index
+        let listeners = list.listenerCount
+        for index in 0..<(listeners + list.downstreamCount) where elements[index].toOpaque() != tombstone {
+            let edge = elements[index].takeUnretainedValue()
+            if index < listeners {
+                unsafeDowncast(edge, to: ListenEdge<Value>.self).listIndex = index
+            } else {
+                unsafeDowncast(edge, to: DownstreamSlot<Value>.self).listIndex = index
+            }
         }
     }
 

@@ -36,7 +36,7 @@ struct NodeEdges {
 
     private var isEmpty: Bool {
         guard let list else { return false }
-        return list.liveListenerCount + list.downstreamCount == 0
+        return list.liveListenerCount + list.liveDownstreamCount == 0
     }
 
     /// The list, when the edges are one (see ``EdgeList`` for what may change in place).
@@ -46,7 +46,7 @@ struct NodeEdges {
 
     var downstreamIsEmpty: Bool {
         switch shape {
-        case .list: unsafeDowncast(object, to: EdgeList.self).downstreamCount == 0
+        case .list: unsafeDowncast(object, to: EdgeList.self).liveDownstreamCount == 0
         case .loneListener: true
         case .loneDownstream: false
         }

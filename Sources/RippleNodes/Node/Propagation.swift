@@ -197,7 +197,9 @@ extension Node {
         withUnsafeMutablePointer(to: &lone) { lonePointer in
             let (listeners, listenerCount, downstreamCount) = snapshot.layout(lone: lonePointer)
             // A cancelled listener's place in a list is a tombstone (see `EdgeList.swift`), skipped.
-            let tombstone = snapshot.shape == .list ? snapshot.object.toOpaque() : nil
+            // A lone edge has none: an address no object has then, so each check is one comparison.
+            let tombstone = snapshot.shape == .list
+                ? snapshot.object.toOpaque() : UnsafeMutableRawPointer(bitPattern: 1).unsafelyUnwrapped
             lock.unlock()
             state.path.push(ObjectIdentifier(self))
             state.depth += 1
@@ -230,17 +232,19 @@ extension Node {
                 let senders = SenderList(state: state)
                 index = 0
                 while index < downstreamCount {
-                    downstream[index]._withUnsafeGuaranteedRef { object in
-                        let slot = unsafeDowncast(object, to: DownstreamSlot<Value>.self)
-                        // Once user code has run (a listener, an earlier hop), the transform may have been
-                        // unlinked: unless `edgesVersion` is unchanged, check it against the current edges, under
-                        // this node's lock. Nothing ran before the first hop of a node without listeners, the
-                        // common case in a chain.
-                        if (index == 0 && listenerCount == 0) || edgesVersion.load(ordering: .acquiring) == version
-                            || isStillDownstream(slot, since: snapshot.object),
-                           let target = slot.target.retained() {
-                            slot.push(slot.edgeRef, target, value, senders, context)
-                            target.release()
+                    if downstream[index].toOpaque() != tombstone {
+                        downstream[index]._withUnsafeGuaranteedRef { object in
+                            let slot = unsafeDowncast(object, to: DownstreamSlot<Value>.self)
+                            // Once user code has run (a listener, an earlier hop), the transform may have been
+                            // unlinked: unless `edgesVersion` is unchanged, check it against the current edges, under
+                            // this node's lock. Nothing ran before the first hop of a node without listeners, the
+                            // common case in a chain.
+                            if (index == 0 && listenerCount == 0) || edgesVersion.load(ordering: .acquiring) == version
+                                || isStillDownstream(slot, since: snapshot.object),
+                               let target = slot.target.retained() {
+                                slot.push(slot.edgeRef, target, value, senders, context)
+                                target.release()
+                            }
                         }
                     }
                     index += 1
