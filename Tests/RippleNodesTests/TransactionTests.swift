@@ -200,6 +200,23 @@ struct TransactionTests {
         #expect(heardCombined.values == ["(10, 100)", "(20, 200)", "(30, 300)"])
     }
 
+    /// What Propagation.md says of `flattenMap` when the outer node and the current inner node change in one
+    /// transaction: the result settles with the current inner node's new value, then the switch follows as the
+    /// next transaction.
+    @Test func flattenSwitchingInTheTransactionThatChangedTheInnerNodeFollowsAsTheNextOne() {
+        let bag = CancelBag()
+        let x = MutableNode(1)
+        let even = x.map { $0 * 10 }
+        let odd = x.map { $0 * 100 }
+        let result = x.flattenMap { $0 % 2 == 0 ? even : odd }
+        let heard = Recorder<Int>()
+        result.listened(by: bag).withBlock { heard.record($0) }
+        #expect(heard.values == [100])
+        x.value = 2
+        #expect(heard.values == [100, 200, 20])
+        #expect(result.value == 20)
+    }
+
     @Test func anAsynchronousEdgeStartsANewTransactionWhereItDelivers() {
         let bag = CancelBag()
         let scheduler = TestScheduler()
