@@ -19,6 +19,27 @@ struct TransactionTests {
         #expect(heard.values == ["(2, 2)", "(20, 11)"])
     }
 
+    /// The two sides of the diamond have different lengths, and a chain of combines hangs below it: every node
+    /// still settles once, with the new values (the combine reached through the short side waits for the long one).
+    @Test func unevenSidesAndChainedCombinesSettleOnce() {
+        let bag = CancelBag()
+        let a = MutableNode(1)
+        let short = a.map { $0 * 2 }
+        let long = a.map { $0 + 1 }.map { $0 * 10 }.map { $0 + 5 }
+        let joined = Node.combine(short, long).mapEach { $0 + $1 }
+        var chained: Node<Int> = joined
+        for _ in 0..<3 { chained = Node.combine(Node(1), chained).mapEach { $0 + $1 } }
+        let heard = Recorder<Int>()
+        let heardJoined = Recorder<Int>()
+        chained.listened(by: bag).withBlock { heard.record($0) }
+        joined.listened(by: bag).withBlock { heardJoined.record($0) }
+        heard.reset()
+        heardJoined.reset()
+        a.value = 2
+        #expect(heardJoined.values == [4 + 35])
+        #expect(heard.values == [4 + 35 + 3])
+    }
+
     /// Ten layers of ten nodes, each combining two nodes of the layer before: engine 1 made the sink emit 512
     /// times per update, 511 of them inconsistent, and ran one closure 512 times.
     @Test func aTenByTenGridEmitsOncePerUpdateAndRunsEachClosureOnce() {

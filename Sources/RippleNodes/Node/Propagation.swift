@@ -10,7 +10,8 @@ import Synchronization
 //   node is untouched by every open frame), or waits as a job (it is not).
 // - A push from an edge settles a node with one upstream at once (no other path can reach it, so it cannot glitch:
 //   a straight chain needs no queue) unless the thread is `directDepthLimit` hops deep; a node with several
-//   upstreams waits in the rank queue.
+//   upstreams waits in the rank queue, unless nothing else can change in the frame any more (no sibling edge left
+//   to push along, nothing waiting): then it too settles at once.
 // - Speed: the per-value path is `@inlinable`, so a client's `Node<Int>` runs it specialised (no generic metadata,
 //   no witness calls); downstream hops go through push thunks built where the transform's types are concrete, and
 //   waiting nodes settle through a thunk built the same way.
@@ -132,11 +133,12 @@ extension Node {
             queueLater(value, context: context, state: state)
             return
         }
-        if severalUpstreams || state.depth >= directDepthLimit {
+        let waits = severalUpstreams && state.othersMayChange
+        if waits || state.depth >= directDepthLimit {
             var previous = value
             _ = exchangeValue(&previous)
             mark = state.frame | NodeMark.pending
-            let rank: Int? = severalUpstreams ? self.rank : nil
+            let rank: Int? = waits ? self.rank : nil
             lock.unlock()
             extendLifetime(previous)
             enqueue(rank: rank, context: context, state: state)
@@ -230,8 +232,12 @@ extension Node {
             let downstream = listeners + listenerCount
             if downstreamCount > 0 {
                 let senders = SenderList(state: state)
+                // Until the last edge, a later sibling may still change an upstream of what a push reaches.
+                let last = downstreamCount - 1
+                if last > 0 { state.openSiblings += 1 }
                 index = 0
                 while index < downstreamCount {
+                    if index == last && last > 0 { state.openSiblings -= 1 }
                     if downstream[index].toOpaque() != tombstone {
                         downstream[index]._withUnsafeGuaranteedRef { object in
                             let slot = unsafeDowncast(object, to: DownstreamSlot<Value>.self)

@@ -94,6 +94,9 @@ final class PropagationState {
     @usableFromInline @exclusivity(unchecked) var outerFrames: [UInt64] = []
     /// How many nodes are settling by direct recursion on this thread right now.
     @usableFromInline @exclusivity(unchecked) var depth = 0
+    /// How many nodes settling by direct recursion on this thread still have downstream transforms to push along
+    /// after the current one. While none has, and nothing waits, nothing else can change in the running frame.
+    @usableFromInline @exclusivity(unchecked) var openSiblings = 0
     @usableFromInline @exclusivity(unchecked) var queue = RankQueue()
     @usableFromInline @exclusivity(unchecked) var queueBase = 0
     @usableFromInline @exclusivity(unchecked) var deferred: [PendingEntry] = []
@@ -125,6 +128,14 @@ final class PropagationState {
     deinit {
         blocked.deallocate()
         path.deallocate()
+    }
+
+    /// Whether a push into a node with several upstreams must wait: something else may still change in the running
+    /// frame (a sibling edge not pushed yet, a waiting node). Otherwise no other upstream of it can change any more
+    /// in this frame, and it settles at once, like a node with one upstream.
+    @inlinable @inline(__always)
+    var othersMayChange: Bool {
+        openSiblings > 0 || queue.count > queueBase || deferred.count > deferredBase
     }
 
     /// Whether `frameID` is the running frame or one it interrupted.
