@@ -13,12 +13,7 @@ struct EdgeStoreTests {
         let bag = CancelBag()
         let heard = Recorder<Int>()
         let tokens = (0..<100).map { index in node.listened(by: bag).withBlock { _ in heard.record(index) } }
-        let sequence: [Int]
-        switch order {
-        case "attach order": sequence = Array(0..<100)
-        case "reverse order": sequence = Array((0..<100).reversed())
-        default: sequence = Array(stride(from: 0, to: 100, by: 3)) + (0..<100).filter { $0 % 3 != 0 }
-        }
+        let sequence = removalOrder(order, count: 100)
         var remaining = Set(0..<100)
         for (step, index) in sequence.enumerated() {
             tokens[index].cancel()
@@ -36,7 +31,7 @@ struct EdgeStoreTests {
         #expect(!node.hasListener)
     }
 
-    @Test(arguments: ["link order", "reverse order", "every third, then the rest"])
+    @Test(arguments: ["attach order", "reverse order", "every third, then the rest"])
     func unlinkingDownstreamNodesInAnyOrderKeepsTheOthersLinked(_ order: String) {
         let source = MutableNode(0)
         let bag = CancelBag()
@@ -46,12 +41,7 @@ struct EdgeStoreTests {
         // A listener on the source too, attached after the slots: they move up to make room, and must still be
         // found when unlinked.
         source.listened(by: bag).withBlock { _ in heard.record(-1) }
-        let sequence: [Int]
-        switch order {
-        case "link order": sequence = Array(0..<60)
-        case "reverse order": sequence = Array((0..<60).reversed())
-        default: sequence = Array(stride(from: 0, to: 60, by: 3)) + (0..<60).filter { $0 % 3 != 0 }
-        }
+        let sequence = removalOrder(order, count: 60)
         var remaining = Set(0..<60)
         for (step, index) in sequence.enumerated() {
             // The listen edge pins the node: unlink it by hand, as freeing it would.
@@ -87,5 +77,14 @@ struct EdgeStoreTests {
         node.value = 2
         #expect(heard.values == ["first 1", "late 1", "second 1", "second 2", "late 2"])
         late.value?.cancel()
+    }
+}
+
+/// The indices `0..<count` in the order a test removes them: as attached, reversed, or every third then the rest.
+private func removalOrder(_ order: String, count: Int) -> [Int] {
+    switch order {
+    case "attach order": Array(0..<count)
+    case "reverse order": Array((0..<count).reversed())
+    default: Array(stride(from: 0, to: count, by: 3)) + (0..<count).filter { $0 % 3 != 0 }
     }
 }

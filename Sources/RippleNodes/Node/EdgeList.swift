@@ -212,32 +212,18 @@ final class EdgeList: ManagedBuffer<EdgeCounts, Unmanaged<AnyObject>> {
         }
     }
 
-    /// Turns the slot at `index` into a tombstone and returns it (the caller releases it after unlocking), or
-    /// returns nil when `slot` is not there.
-    func tombstoneDownstream(_ slot: AnyObject, at index: Int) -> AnyObject? {
+    /// Turns the edge at `index` (a listener, or a slot) into a tombstone and returns it (the caller releases it
+    /// after unlocking), or returns nil when `edge` is not there.
+    func tombstone(_ edge: AnyObject, at index: Int, isListener: Bool) -> AnyObject? {
         let tombstone = Unmanaged<AnyObject>.fromOpaque(self.tombstone)
         return withUnsafeMutablePointers { counts, elements in
-            guard index >= counts.pointee.listeners, index < counts.pointee.listeners + counts.pointee.downstream,
-                  elements[index].toOpaque() == Unmanaged.passUnretained(slot).toOpaque()
+            let (listeners, downstream) = (counts.pointee.listeners, counts.pointee.downstream)
+            let range = isListener ? 0..<listeners : listeners..<(listeners + downstream)
+            guard range.contains(index), elements[index].toOpaque() == Unmanaged.passUnretained(edge).toOpaque()
             else { return nil }
             let removed = elements[index].takeRetainedValue()
             elements[index] = tombstone
-            counts.pointee.deadDownstream += 1
-            return removed
-        }
-    }
-
-    /// Turns the listener at `index` into a tombstone and returns it (the caller releases it after unlocking), or
-    /// returns nil when `listener` is not there.
-    func tombstoneListener(_ listener: AnyObject, at index: Int) -> AnyObject? {
-        let tombstone = Unmanaged<AnyObject>.fromOpaque(self.tombstone)
-        return withUnsafeMutablePointers { counts, elements in
-            guard index >= 0, index < counts.pointee.listeners,
-                  elements[index].toOpaque() == Unmanaged.passUnretained(listener).toOpaque()
-            else { return nil }
-            let removed = elements[index].takeRetainedValue()
-            elements[index] = tombstone
-            counts.pointee.deadListeners += 1
+            if isListener { counts.pointee.deadListeners += 1 } else { counts.pointee.deadDownstream += 1 }
             return removed
         }
     }

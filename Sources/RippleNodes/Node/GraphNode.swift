@@ -114,7 +114,7 @@ extension Node {
         let released = lock.withLock { () -> ReleasedEdges in
             if let slot, isQuiescent, let list = edges.editableList {
                 let typed = unsafeDowncast(slot.takeUnretainedValue(), to: DownstreamSlot<Value>.self)
-                if let removed = list.tombstoneDownstream(typed, at: typed.listIndex) {
+                if let removed = list.tombstone(typed, at: typed.listIndex, isListener: false) {
                     bumpEdgesVersion()
                     compactIfSparse(list)
                     return ReleasedEdges(replaced: removed, retired: nil)
@@ -166,7 +166,7 @@ extension Node {
         lock.withLock {
             edge.live = false
             if isQuiescent, let list = edges.editableList,
-               let removed = list.tombstoneListener(edge, at: edge.listIndex) {
+               let removed = list.tombstone(edge, at: edge.listIndex, isListener: true) {
                 bumpEdgesVersion()
                 compactIfSparse(list)
                 return ReleasedEdges(replaced: removed, retired: nil)
