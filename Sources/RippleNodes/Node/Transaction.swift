@@ -10,8 +10,9 @@ import Synchronization
 // - A frame has an id unique across threads (thread tag | serial). A node records the id of the last frame that
 //   touched it, and how (see `CycleRule.swift`): nothing else is needed to know "set in this transaction".
 // - Nodes with one upstream settle as soon as their upstream hands them a value (depth-first, like the engine 1
-//   walk); nodes with several wait in the frame's rank queue and settle when nothing of lower rank is pending. So a
-//   node settles at most once per frame, after every upstream that changes in the frame: no glitch.
+//   walk); nodes with several wait in the frame's rank queue and settle when nothing of lower rank is pending,
+//   unless nothing else can change in the frame any more (`othersMayChange`). So a node settles at most once per
+//   frame, after every upstream that changes in the frame: no glitch.
 // - Direct settling recurses at most `directDepthLimit` hops; deeper, the node waits on the frame's deferred stack:
 //   the call stack never grows with the graph.
 // - Sets that cannot join (the node is already part of an open frame: a listener setting its own node, a ring fed
