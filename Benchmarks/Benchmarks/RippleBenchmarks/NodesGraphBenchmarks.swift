@@ -39,6 +39,68 @@ func registerNodesGraphBenchmarks() {
         check(sum, equals: benchmark.scaledIterations.count, "DeepChain100Forks/Nodes")
     }
 
+    registerDeepChainBenchmark(depth: 10)
+    registerDeepChainBenchmark(depth: 1_000)
+
+    // 10,000 listeners attached to one node, then cancelled in attach order; the unit is that round (divide by
+    // 10,000 for one attach + cancel).
+    Benchmark("Attach10000/Nodes", configuration: configuration(.one)) { benchmark in
+        let sum = Sum()
+        let bag = CancelBag()
+        let node = MutableNode(1)
+        var tokens: [any CancelToken] = []
+        tokens.reserveCapacity(10_000)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            for _ in 0..<10_000 { tokens.append(node.listened(by: bag).withBlock { sum.value &+= $0 }) }
+            for token in tokens { token.cancel() }
+            tokens.removeAll(keepingCapacity: true)
+        }
+        benchmark.stopMeasurement()
+        check(sum, equals: benchmark.scaledIterations.count * 10_000, "Attach10000/Nodes")
+    }
+
+    // Ten layers of ten nodes, each combining two nodes of the layer before; one listener on a node of the last
+    // layer, which must hear exactly one value per update.
+    Benchmark("DiamondGrid10x10/Nodes", configuration: configuration(.kilo)) { benchmark in
+        let sum = Sum()
+        let bag = CancelBag()
+        let source = MutableNode(0)
+        var layer: [Node<Int>] = (0..<10).map { column in source.map { $0 &+ column } }
+        for _ in 1..<10 {
+            layer = (0..<10).map { column in
+                Node.combine(layer[column], layer[(column + 1) % 10]).mapEach { $0 &+ $1 }
+            }
+        }
+        layer[0].listened(by: bag).withBlock { _ in sum.value &+= 1 }
+        sum.value = 0
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations { source.value = value }
+        benchmark.stopMeasurement()
+        bag.cancel()
+        check(sum, equals: benchmark.scaledIterations.count, "DiamondGrid10x10/Nodes")
+    }
+
+    // Two sources set in one `Node.batch`, combined: one emission per batch.
+    Benchmark("Batch/Nodes", configuration: configuration(.kilo)) { benchmark in
+        let sum = Sum()
+        let bag = CancelBag()
+        let a = MutableNode(0)
+        let b = MutableNode(0)
+        Node.combine(a, b).listened(by: bag).withBlock { _ in sum.value &+= 1 }
+        sum.value = 0
+        benchmark.startMeasurement()
+        for value in benchmark.scaledIterations {
+            Node.batch {
+                a.value = value
+                b.value = value
+            }
+        }
+        benchmark.stopMeasurement()
+        bag.cancel()
+        check(sum, equals: benchmark.scaledIterations.count, "Batch/Nodes")
+    }
+
     // a → (b, c) → combine(b, c). Every update of a must end in a consistent emission (b == c); the emissions and
     // the inconsistent ones (glitches: the new b with the old c) per update are reported as metrics.
     let emissions = BenchmarkMetric.custom("emissions per update", polarity: .prefersSmaller, useScalingFactor: false)
@@ -64,6 +126,25 @@ func registerNodesGraphBenchmarks() {
         check(consistent, equals: updates, "Diamond/Nodes (consistent emissions)")
         benchmark.measurement(emissions, (consistent.value + inconsistent.value) / updates)
         benchmark.measurement(glitches, inconsistent.value / updates)
+    }
+}
+
+/// `DeepChain<depth>/Nodes`: `depth` chained `map`s, one listener at the end; the unit is one set (divide by
+/// `depth` for the cost per hop).
+private func registerDeepChainBenchmark(depth: Int) {
+    let workload = "DeepChain\(depth)/Nodes"
+    Benchmark(workload, configuration: configuration(.kilo)) { benchmark in
+        let sum = Sum()
+        let bag = CancelBag()
+        let source = MutableNode<Int>()
+        var last: Node<Int> = source
+        for _ in 0..<depth { last = last.map { $0 } }
+        last.listened(by: bag).withBlock { sum.value &+= $0 }
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { source.value = 1 }
+        benchmark.stopMeasurement()
+        bag.cancel()
+        check(sum, equals: benchmark.scaledIterations.count, workload)
     }
 }
 

@@ -16,7 +16,18 @@ public final class ListenEdge<Value: Sendable>: CancelToken, @unchecked Sendable
     /// False once cancelled. Guarded by the node's lock, which propagation holds anyway when it takes the listener
     /// list: no lock of its own per call.
     @usableFromInline @exclusivity(unchecked) var live = true
+    /// Where the node's ``EdgeList`` holds this edge, for an O(1) cancel; guarded by the node's lock.
+    @usableFromInline @exclusivity(unchecked) var listIndex = -1
     @usableFromInline let action: @Sendable (Value, (any Sendable)?) -> Void
+    /// While the attaching thread delivers the value it read (see `Node.attachDeliveringCurrent`), propagations on
+    /// other threads hand their newer values to it instead of calling `action` themselves: the listener hears them
+    /// after, in order, and never ends with the older value. `initialPending` is the lock-free hint propagation
+    /// reads per call; `delivering` and `handoff` are guarded by the node's lock.
+    @usableFromInline let initialPending = Atomic<Bool>(false)
+    @usableFromInline @exclusivity(unchecked) var delivering = false
+    /// A ``Handoff`` box: a class reference, so the unspecialised deinit frees it with a plain release (a stored
+    /// `(Value, (any Sendable)?)?` made it look up the tuple's metadata, ~700 instructions per listener).
+    @usableFromInline @exclusivity(unchecked) var handoff: AnyObject?
 
     // Inlinable, so a listener is built specialised in the client (no generic metadata look-ups).
     @inlinable
@@ -46,5 +57,18 @@ public final class ListenEdge<Value: Sendable>: CancelToken, @unchecked Sendable
 
     public var isCancelled: Bool {
         cancelled.load(ordering: .acquiring)
+    }
+}
+
+/// A value handed to the thread delivering a new listener's first value (see ``ListenEdge/handoff``).
+@usableFromInline
+final class Handoff<Value> {
+    @usableFromInline let value: Value
+    @usableFromInline let context: (any Sendable)?
+
+    @inlinable
+    init(_ value: Value, context: (any Sendable)?) {
+        self.value = value
+        self.context = context
     }
 }

@@ -1,4 +1,5 @@
 import RippleCore
+import Synchronization
 
 extension Node {
     /// Starts describing a listener owned by `owner`: the listen edge lives in `owner.cancelBag` and stops when the
@@ -11,12 +12,58 @@ extension Node {
         Listening(node: self, bag: owner.cancelBag)
     }
 
+    /// Attaches `edge` and delivers the current value: the read and the attach are one critical section, so no
+    /// set falls between them (a set before it is in the value read, a set after it reaches the edge), and a value
+    /// a propagation brings while the current one is being delivered is handed over and delivered after it.
     // Inlinable: unspecialised, handing the edge to the bag as `any CancelToken` looks up `ListenEdge<Value>`'s
-    // generic metadata (~330 instructions per listener).
+    // generic metadata (~330 instructions per listener), and so does reading a `Value?`.
     @inlinable
-    final func attach(_ edge: ListenEdge<Value>, bag: CancelBag) {
-        addListener(edge)
+    final func attachDeliveringCurrent(_ edge: ListenEdge<Value>, bag: CancelBag) {
+        lock.lock()
+        let current = storage
+        if current != nil {
+            edge.delivering = true
+            edge.initialPending.store(true, ordering: .relaxed)
+        }
+        let released = insertListener(edge)
+        lock.unlock()
+        extendLifetime(released)
         bag.insert(edge)
+        guard var next = current else { return }
+        var context: (any Sendable)? = nil
+        while true {
+            lock.lock()
+            let live = edge.live
+            lock.unlock()
+            if live { edge.action(next, context) }
+            lock.lock()
+            guard let handed = edge.handoff else {
+                edge.delivering = false
+                edge.initialPending.store(false, ordering: .relaxed)
+                lock.unlock()
+                return
+            }
+            edge.handoff = nil
+            lock.unlock()
+            let box = unsafeDowncast(handed, to: Handoff<Value>.self)
+            next = box.value
+            context = box.context
+        }
+    }
+
+    /// Hands `value` to the thread still delivering `edge`'s first value, if it is; returns false otherwise (the
+    /// caller then calls the listener itself).
+    @inlinable
+    final func handOff(_ value: Value, context: (any Sendable)?, to edge: ListenEdge<Value>) -> Bool {
+        let box = Handoff(value, context: context)
+        lock.lock()
+        let handed = edge.delivering
+        // A value handed earlier and not taken yet is replaced; released after unlocking (it may hold a node).
+        var replaced: AnyObject? = nil
+        if handed { (replaced, edge.handoff) = (edge.handoff, box) }
+        lock.unlock()
+        extendLifetime(replaced)
+        return handed
     }
 }
 
@@ -44,12 +91,7 @@ public struct Listening<Value: Sendable> {
     @inlinable @discardableResult
     public func withContextBlock(_ block: @escaping @Sendable (Value, (any Sendable)?) -> Void) -> any CancelToken {
         let edge = ListenEdge(node: node, action: block)
-        let current = node.currentValue
-        node.attach(edge, bag: bag)
-        // `live` is guarded by the node's lock (see `ListenEdge`).
-        if let current, node.lock.withLock({ edge.live }) {
-            edge.action(current, nil)
-        }
+        node.attachDeliveringCurrent(edge, bag: bag)
         return edge
     }
 

@@ -24,6 +24,8 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
     @exclusivity(unchecked) private var registeredIn: Node<Input>?
     /// The `to` that registration's slot carries.
     @exclusivity(unchecked) private var registeredTo: UnsafeMutableRawPointer?
+    /// That slot, unretained (`registeredIn`'s list holds it), so unlinking finds it in O(1).
+    @exclusivity(unchecked) private var registeredSlot: Unmanaged<AnyObject>?
     /// How `from` pushes a value into this transform. Set only while initialising (a built-in operator's init
     /// replaces it), before the transform can be linked or shared; linking copies it into `from`'s list.
     @usableFromInline @exclusivity(unchecked) final var push: PushThunk<Input>
@@ -97,8 +99,8 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         extendLifetime(output)
     }
 
-    /// Pushes `value` into `to`, unless `to` is already on the sender list (the cycle cut); if `to` is propagating
-    /// an earlier value on this thread, the push waits for it.
+    /// Pushes `value` into `to` in the running transaction: `to` settles once every upstream changing in it has
+    /// (see `CycleRule.swift` for a `to` already set in it).
     @inlinable
     public final func emit(_ value: Output, senders: SenderList, context: (any Sendable)?) {
         edgeLock.lock()
@@ -224,17 +226,25 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         edgeLock.lock()
         // A freed `to` reads as nil, as a weak reference would; drop the reference that kept its memory.
         setTarget(nil)
-        let old = fromStorage
+        // Both references leave as raw retained pointers: converting a `Node<Input>?` to `AnyObject?` here, where
+        // `Input` is generic, looked the node type's metadata up (~330 instructions per freed operator).
+        var old: UnsafeMutableRawPointer? = nil
+        if let from = fromStorage { old = Unmanaged.passRetained(from).toOpaque() }
         fromStorage = nil
-        let previous = registeredIn
+        var previous: UnsafeMutableRawPointer? = nil
+        if let registered = registeredIn {
+            // Under the edge lock, as in `reconcileRegistration()`: edge lock, then node lock.
+            registered.removeDownstreamEdge(ObjectIdentifier(self), slot: registeredSlot)
+            previous = Unmanaged.passRetained(registered).toOpaque()
+        }
         registeredIn = nil
         registeredTo = nil
-        // Under the edge lock, as in `reconcileRegistration()`: edge lock, then node lock.
-        previous?.removeDownstreamEdge(ObjectIdentifier(self))
+        registeredSlot = nil
         edgeLock.unlock()
         if old != nil { fromDidChange() }
-        extendLifetime(previous as AnyObject?)
-        extendLifetime(old as AnyObject?)
+        // `from` may now be unreferenced, and its own deinit would free its upstream, and so on: through the drain.
+        PropagationState.releaseDeferred(previous)
+        PropagationState.releaseDeferred(old)
     }
 
     /// Links this transform, which must be unused, from `source` to `target` in one pass: what `setTo` then
@@ -262,6 +272,7 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
     /// thread relinked the transform meanwhile (then the general path sorts it out).
     private func registerUnused(from source: Node<Input>, to target: Node<Output>) {
         let targetAddress = Unmanaged.passUnretained(target).toOpaque()
+        let isBackEdge = source.rankNewEdge(to: target)
         edgeLock.lock()
         guard registeredIn == nil, fromStorage === source, toTarget?.raw.toOpaque() == targetAddress else {
             edgeLock.unlock()
@@ -269,9 +280,11 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
             return
         }
         // Under the edge lock, as in `reconcileRegistration()`: edge lock, then node lock.
-        source.addDownstream(slotType.init(edge: self, target: target, push: push))
+        let slot = slotType.init(edge: self, target: target, push: push, isBackEdge: isBackEdge)
+        source.addDownstream(slot)
         registeredIn = source
         registeredTo = targetAddress
+        registeredSlot = .passUnretained(slot)
         edgeLock.unlock()
     }
 
@@ -288,9 +301,14 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         let targetAddress = target?.toOpaque()
         // The slot carries `to` as well, so a new `to` means a new slot.
         if wanted !== previous || targetAddress != registeredTo {
-            previous?.removeDownstreamEdge(ObjectIdentifier(self))
+            previous?.removeDownstreamEdge(ObjectIdentifier(self), slot: registeredSlot)
+            registeredSlot = nil
             if let wanted, let target {
-                wanted.addDownstream(slotType.init(edge: self, target: target.takeUnretainedValue(), push: push))
+                let node = target.takeUnretainedValue()
+                let isBackEdge = wanted.rankNewEdge(to: unsafeDowncast(node, to: Node<Output>.self))
+                let slot = slotType.init(edge: self, target: node, push: push, isBackEdge: isBackEdge)
+                wanted.addDownstream(slot)
+                registeredSlot = .passUnretained(slot)
             }
             registeredIn = wanted
             registeredTo = wanted == nil ? nil : targetAddress
@@ -308,29 +326,8 @@ func emitValue<Output: Sendable>(_ value: Output, into target: Unmanaged<AnyObje
                                  context: (any Sendable)?) {
     // The caller keeps the target alive and the thread keeps its state: borrow both, no retain per hop.
     target._withUnsafeGuaranteedRef { object in
-        let target = unsafeDowncast(object, to: Node<Output>.self)
         senders.stateRef._withUnsafeGuaranteedRef { state in
-            switch state.position(of: ObjectIdentifier(target)) {
-            case .notPropagating:
-                target.receive(value, context: context, state: state)
-            case .onSenderList:
-                return
-            case .propagatingElsewhere:
-                queueEmit(value, into: target, senders: senders, context: context)
-            }
+            unsafeDowncast(object, to: Node<Output>.self).receive(value, context: context, state: state)
         }
-    }
-}
-
-/// The target is mid-propagation further out on this thread (a listener set another node that feeds back into
-/// it): queue, so its listeners finish the current value first.
-@usableFromInline
-func queueEmit<Output: Sendable>(_ value: Output, into target: Node<Output>, senders: SenderList,
-                                 context: (any Sendable)?) {
-    let snapshot = senders.snapshot()
-    // Held strongly until the job runs, at the end of this thread's propagation: a weak reference would give the
-    // node a side table and slow every later release of it.
-    senders.state.pending.append { [target] in
-        target.resumePropagation(value, context: context, senders: snapshot)
     }
 }

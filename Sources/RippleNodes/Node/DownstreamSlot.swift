@@ -17,8 +17,13 @@ final class DownstreamSlot<Input: Sendable>: @unchecked Sendable {
     @usableFromInline let target: TargetRef
     let anchor: TargetAnchor
     @usableFromInline let push: PushThunk<Input>
+    /// Whether the edge closed a cycle when it was linked (see `Ranks.swift`).
+    let isBackEdge: Bool
+    /// Where the node's ``EdgeList`` holds this slot, for an O(1) unlink; guarded by the node's lock.
+    var listIndex = -1
 
-    init(edge: any DownstreamEdge, target: AnyObject, push: @escaping PushThunk<Input>) {
+    init(edge: any DownstreamEdge, target: AnyObject, push: @escaping PushThunk<Input>, isBackEdge: Bool) {
+        self.isBackEdge = isBackEdge
         self.edge = edge
         edgeRef = Unmanaged.passUnretained(edge as AnyObject)
         anchor = TargetAnchor(target)

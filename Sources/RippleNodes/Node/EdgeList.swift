@@ -1,33 +1,62 @@
-/// How many of an ``EdgeList``'s elements are listeners (they come first) and how many downstream slots.
+/// How many of an ``EdgeList``'s elements are listeners (they come first, tombstones included) and how many
+/// downstream slots; how many it has room for; how many places of each are tombstones.
 @usableFromInline
 struct EdgeCounts {
-    @usableFromInline let listeners: Int
-    @usableFromInline let downstream: Int
+    @usableFromInline var listeners: Int
+    @usableFromInline var downstream: Int
+    let capacity: Int
+    var deadListeners = 0
+    var deadDownstream = 0
 
-    init(listeners: Int, downstream: Int) {
+    init(listeners: Int, downstream: Int, capacity: Int) {
         self.listeners = listeners
         self.downstream = downstream
+        self.capacity = capacity
     }
 }
 
-/// A node's listeners (`ListenEdge<Value>`) and downstream slots (`DownstreamSlot<Value>`) as one immutable object:
-/// propagation takes it under the node lock with a single retain, and every change replaces it under that lock.
-///
-/// One allocation, the references stored inline after the counts. They are kept as retained `Unmanaged` values, so
-/// propagation reads them without a retain each while it holds the list. Not generic, so building one needs no
-/// generic metadata, and every node without edges shares ``empty``.
+// The edge store: a node's listeners (`ListenEdge<Value>`) and downstream slots (`DownstreamSlot<Value>`).
+//
+// Invariants:
+// - One allocation, the references stored inline after the counts, retained, as `Unmanaged` values: propagation reads
+//   them without a retain each while it holds the list. Listeners first, in registration order, then the slots, in
+//   link order. Not generic, so building one needs no generic metadata; every node without edges shares `empty`.
+// - A list some propagation is reading (see `EdgeReaders.swift`) is never mutated: a change builds a new list and the
+//   old one is retired. With no reader (the common case: attaching or cancelling outside a propagation), the list is
+//   changed in place: an append uses spare capacity (doubled when full, so attaching is O(1) amortised), and a
+//   cancelled listener's or unlinked slot's place becomes a *tombstone* (the list's own address, not retained) found
+//   through the edge's `listIndex`, so cancelling is O(1); the tombstones are squeezed out once they are more than
+//   half of the places. Readers skip tombstones.
 @usableFromInline
 final class EdgeList: ManagedBuffer<EdgeCounts, Unmanaged<AnyObject>> {
     /// The list of every node without listeners or downstream transforms. `nonisolated(unsafe)`: a built list is
     /// never mutated, and its elements are themselves thread-safe.
-    @usableFromInline nonisolated(unsafe) static let empty = allocate(listeners: 0, downstream: 0) { _ in }
+    @usableFromInline nonisolated(unsafe) static let empty = allocate(listeners: 0, downstream: 0, capacity: 0) { _ in }
 
     deinit {
+        let tombstone = self.tombstone
         withUnsafeMutablePointers { counts, elements in
-            for index in 0..<(counts.pointee.listeners + counts.pointee.downstream) {
+            for index in 0..<(counts.pointee.listeners + counts.pointee.downstream)
+            where elements[index].toOpaque() != tombstone {
                 elements[index].release()
             }
         }
+    }
+
+    /// What a cancelled listener's place holds: this list's own address.
+    @inlinable
+    var tombstone: UnsafeMutableRawPointer {
+        Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    /// How many listeners are attached (tombstones excluded).
+    var liveListenerCount: Int {
+        withUnsafeMutablePointerToHeader { $0.pointee.listeners - $0.pointee.deadListeners }
+    }
+
+    /// How many slots are linked (tombstones excluded).
+    var liveDownstreamCount: Int {
+        withUnsafeMutablePointerToHeader { $0.pointee.downstream - $0.pointee.deadDownstream }
     }
 
     // Read through the pointer: `header` is a class stored property, with a dynamic exclusivity check per access.
@@ -43,12 +72,17 @@ final class EdgeList: ManagedBuffer<EdgeCounts, Unmanaged<AnyObject>> {
         withUnsafeMutablePointerToElements { $0 }
     }
 
-    var listeners: UnsafeBufferPointer<Unmanaged<AnyObject>> {
-        UnsafeBufferPointer(start: elements, count: listenerCount)
+    /// The listeners, tombstones skipped.
+    var listeners: [Unmanaged<AnyObject>] {
+        let tombstone = self.tombstone
+        return UnsafeBufferPointer(start: elements, count: listenerCount).filter { $0.toOpaque() != tombstone }
     }
 
-    var downstream: UnsafeBufferPointer<Unmanaged<AnyObject>> {
-        UnsafeBufferPointer(start: elements + listenerCount, count: downstreamCount)
+    /// The downstream slots, tombstones skipped.
+    var downstream: [Unmanaged<AnyObject>] {
+        let tombstone = self.tombstone
+        return UnsafeBufferPointer(start: elements + listenerCount, count: downstreamCount)
+            .filter { $0.toOpaque() != tombstone }
     }
 
     /// A new list; `fill` initialises exactly `listeners + downstream` retained elements.
@@ -56,14 +90,16 @@ final class EdgeList: ManagedBuffer<EdgeCounts, Unmanaged<AnyObject>> {
                               _ fill: (UnsafeMutablePointer<Unmanaged<AnyObject>>) -> Void) -> EdgeList {
         // A node whose last edge goes away shares `empty` again rather than allocating.
         if listeners + downstream == 0 { return empty }
-        return allocate(listeners: listeners, downstream: downstream, fill)
+        // Room to grow: the next appends happen in place.
+        return allocate(listeners: listeners, downstream: downstream,
+                        capacity: max(4, 2 * (listeners + downstream)), fill)
     }
 
-    private static func allocate(listeners: Int, downstream: Int,
+    private static func allocate(listeners: Int, downstream: Int, capacity: Int,
                                  _ fill: (UnsafeMutablePointer<Unmanaged<AnyObject>>) -> Void) -> EdgeList {
         let list = unsafeDowncast(
-            create(minimumCapacity: listeners + downstream) { _ in
-                EdgeCounts(listeners: listeners, downstream: downstream)
+            create(minimumCapacity: capacity) { _ in
+                EdgeCounts(listeners: listeners, downstream: downstream, capacity: capacity)
             },
             to: EdgeList.self)
         list.withUnsafeMutablePointerToElements(fill)
@@ -79,51 +115,143 @@ final class EdgeList: ManagedBuffer<EdgeCounts, Unmanaged<AnyObject>> {
         }
     }
 
+    /// Copies the live listeners `isRemoved` keeps, then `listener` if any, then the slots `isRemoved` keeps, then
+    /// `slot` if any, into `new`.
+    private func copyLive(into new: UnsafeMutablePointer<Unmanaged<AnyObject>>, addingListener listener: AnyObject?,
+                          addingSlot slot: AnyObject?,
+                          skipping isRemoved: (_ object: AnyObject, _ isListener: Bool) -> Bool = { _, _ in false }) {
+        let old = elements
+        let tombstone = self.tombstone
+        var count = 0
+        for index in 0..<listenerCount
+        where old[index].toOpaque() != tombstone && !isRemoved(old[index].takeUnretainedValue(), true) {
+            new[count] = old[index].retain()
+            count += 1
+        }
+        if let listener {
+            new[count] = .passRetained(listener)
+            count += 1
+        }
+        for index in listenerCount..<(listenerCount + downstreamCount)
+        where old[index].toOpaque() != tombstone && !isRemoved(old[index].takeUnretainedValue(), false) {
+            new[count] = old[index].retain()
+            count += 1
+        }
+        if let slot { new[count] = .passRetained(slot) }
+    }
+
     /// This list with `listener` appended to the listeners.
     func addingListener(_ listener: AnyObject) -> EdgeList {
-        let (listeners, downstream) = (listenerCount, downstreamCount)
-        let old = elements
-        return EdgeList.build(listeners: listeners + 1, downstream: downstream) { new in
-            for index in 0..<listeners { new[index] = old[index].retain() }
-            new[listeners] = .passRetained(listener)
-            for index in 0..<downstream { new[listeners + 1 + index] = old[listeners + index].retain() }
+        EdgeList.build(listeners: liveListenerCount + 1, downstream: liveDownstreamCount) { new in
+            copyLive(into: new, addingListener: listener, addingSlot: nil)
         }
     }
 
     /// This list with `slot` appended to the downstream slots.
     func addingDownstream(_ slot: AnyObject) -> EdgeList {
-        let count = listenerCount + downstreamCount
-        let old = elements
-        return EdgeList.build(listeners: listenerCount, downstream: downstreamCount + 1) { new in
-            for index in 0..<count { new[index] = old[index].retain() }
-            new[count] = .passRetained(slot)
+        EdgeList.build(listeners: liveListenerCount, downstream: liveDownstreamCount + 1) { new in
+            copyLive(into: new, addingListener: nil, addingSlot: slot)
         }
     }
 
     /// This list without the listener `listener`.
     func removingListener(_ listener: AnyObject) -> EdgeList {
-        removing(fromListeners: true) { $0 === listener }
+        let tombstone = self.tombstone
+        let found = UnsafeBufferPointer(start: elements, count: listenerCount).contains {
+            $0.toOpaque() != tombstone && $0.takeUnretainedValue() === listener
+        }
+        if !found { return self }
+        return EdgeList.build(listeners: liveListenerCount - 1, downstream: liveDownstreamCount) { new in
+            copyLive(into: new, addingListener: nil, addingSlot: nil) { object, isListener in
+                isListener && object === listener
+            }
+        }
     }
 
     /// This list without the downstream slots `isRemoved` picks.
     func removingDownstream(where isRemoved: (AnyObject) -> Bool) -> EdgeList {
-        removing(fromListeners: false, where: isRemoved)
+        let removed = downstream.reduce(0) { $0 + (isRemoved($1.takeUnretainedValue()) ? 1 : 0) }
+        if removed == 0 { return self }
+        return EdgeList.build(listeners: liveListenerCount, downstream: liveDownstreamCount - removed) { new in
+            copyLive(into: new, addingListener: nil, addingSlot: nil) { object, isListener in
+                !isListener && isRemoved(object)
+            }
+        }
     }
 
-    private func removing(fromListeners: Bool, where isRemoved: (AnyObject) -> Bool) -> EdgeList {
-        let old = elements
-        let range = fromListeners ? 0..<listenerCount : listenerCount..<(listenerCount + downstreamCount)
-        var removed = 0
-        for index in range where isRemoved(old[index].takeUnretainedValue()) { removed += 1 }
-        if removed == 0 { return self }
-        let total = listenerCount + downstreamCount
-        return EdgeList.build(listeners: listenerCount - (fromListeners ? removed : 0),
-                              downstream: downstreamCount - (fromListeners ? 0 : removed)) { new in
+    // In place: call under the node lock, with no propagation reading this list.
+
+    /// Appends `listener` in place and returns its index, or nil when the list is full. `renumber` gets each slot
+    /// moved up to make room, with its new index.
+    func appendListenerInPlace(_ listener: AnyObject, renumber: (AnyObject, Int) -> Void) -> Int? {
+        let tombstone = self.tombstone
+        return withUnsafeMutablePointers { counts, elements in
+            let (listeners, downstream) = (counts.pointee.listeners, counts.pointee.downstream)
+            guard listeners + downstream < counts.pointee.capacity else { return nil }
+            // The slots move up one place to make room (a node with listeners seldom has many slots).
+            var index = listeners + downstream
+            while index > listeners {
+                elements[index] = elements[index - 1]
+                if elements[index].toOpaque() != tombstone { renumber(elements[index].takeUnretainedValue(), index) }
+                index -= 1
+            }
+            elements[listeners] = .passRetained(listener)
+            counts.pointee.listeners += 1
+            return listeners
+        }
+    }
+
+    /// Appends `slot` in place and returns its index, or nil when the list is full.
+    func appendDownstreamInPlace(_ slot: AnyObject) -> Int? {
+        withUnsafeMutablePointers { counts, elements in
+            let end = counts.pointee.listeners + counts.pointee.downstream
+            guard end < counts.pointee.capacity else { return nil }
+            elements[end] = .passRetained(slot)
+            counts.pointee.downstream += 1
+            return end
+        }
+    }
+
+    /// Turns the edge at `index` (a listener, or a slot) into a tombstone and returns it (the caller releases it
+    /// after unlocking), or returns nil when `edge` is not there.
+    func tombstone(_ edge: AnyObject, at index: Int, isListener: Bool) -> AnyObject? {
+        let tombstone = Unmanaged<AnyObject>.fromOpaque(self.tombstone)
+        return withUnsafeMutablePointers { counts, elements in
+            let (listeners, downstream) = (counts.pointee.listeners, counts.pointee.downstream)
+            let range = isListener ? 0..<listeners : listeners..<(listeners + downstream)
+            guard range.contains(index), elements[index].toOpaque() == Unmanaged.passUnretained(edge).toOpaque()
+            else { return nil }
+            let removed = elements[index].takeRetainedValue()
+            elements[index] = tombstone
+            if isListener { counts.pointee.deadListeners += 1 } else { counts.pointee.deadDownstream += 1 }
+            return removed
+        }
+    }
+
+    /// Whether tombstones are more than half of the places.
+    var needsCompaction: Bool {
+        withUnsafeMutablePointerToHeader {
+            2 * ($0.pointee.deadListeners + $0.pointee.deadDownstream) > $0.pointee.listeners + $0.pointee.downstream
+        }
+    }
+
+    /// Squeezes the tombstones out, keeping the order; `renumber` gets each edge's new index and whether it is a
+    /// listener.
+    func compactInPlace(renumber: (_ edge: AnyObject, _ index: Int, _ isListener: Bool) -> Void) {
+        let tombstone = self.tombstone
+        withUnsafeMutablePointers { counts, elements in
+            let liveListeners = counts.pointee.listeners - counts.pointee.deadListeners
             var count = 0
-            for index in 0..<total where !(range.contains(index) && isRemoved(old[index].takeUnretainedValue())) {
-                new[count] = old[index].retain()
+            for index in 0..<(counts.pointee.listeners + counts.pointee.downstream)
+            where elements[index].toOpaque() != tombstone {
+                elements[count] = elements[index]
+                renumber(elements[count].takeUnretainedValue(), count, count < liveListeners)
                 count += 1
             }
+            counts.pointee.listeners = liveListeners
+            counts.pointee.downstream -= counts.pointee.deadDownstream
+            counts.pointee.deadListeners = 0
+            counts.pointee.deadDownstream = 0
         }
     }
 

@@ -18,6 +18,7 @@ import Synchronization
 /// earlier once the node is quiescent. Not nested in `Node`: a type nested in a generic class is generic too, and
 /// the unspecialised link paths would look its metadata up on every edge change. `retired` is nil, not empty, in the
 /// common case, so dropping it costs nothing.
+@usableFromInline
 struct ReleasedEdges {
     var replaced: AnyObject?
     var retired: [AnyObject]?
@@ -58,7 +59,7 @@ extension Node {
 
     /// Installs `new` as the edge list and bumps `edgesVersion`. Call under `lock`; release what it returns after
     /// unlocking (a list may hold the last reference to a transform, and so to a node with locks of its own).
-    @inline(__always)
+    @usableFromInline @inline(__always)
     func replaceEdges(_ new: NodeEdges) -> ReleasedEdges {
         // A swap moves the old edges out without a retain/release pair.
         var swapped = new
@@ -75,6 +76,11 @@ extension Node {
             return ReleasedEdges(replaced: nil, retired: takeRetiredEdges())
         }
         return ReleasedEdges(replaced: nil, retired: nil)
+    }
+
+    /// Bumps `edgesVersion` for a change made in place. Call under `lock`.
+    func bumpEdgesVersion() {
+        edgesVersion.store(edgesVersion.load(ordering: .relaxed) &+ 1, ordering: .releasing)
     }
 
     /// The parked lists, now that no reader has them. Call under `lock` with the node quiescent.

@@ -95,26 +95,69 @@ extension Node {
     }
 
     func addDownstream(_ slot: DownstreamSlot<Value>) {
-        let released = lock.withLock { replaceEdges(edges.addingDownstream(slot)) }
-        extendLifetime(released)
-    }
-
-    /// The caller holds the transform, so removing it here never frees it under the lock.
-    func removeDownstreamEdge(_ id: ObjectIdentifier) {
-        let released = lock.withLock {
-            // Compared through `edgeRef`: reading `edge`, an existential, would retain and release it.
-            replaceEdges(edges.removingDownstream {
-                UInt(bitPattern: unsafeDowncast($0, to: DownstreamSlot<Value>.self).edgeRef.toOpaque())
-                    == UInt(bitPattern: id)
-            })
+        let released = lock.withLock { () -> ReleasedEdges in
+            if isQuiescent, let list = edges.editableList, let index = list.appendDownstreamInPlace(slot) {
+                slot.listIndex = index
+                bumpEdgesVersion()
+                return ReleasedEdges(replaced: nil, retired: nil)
+            }
+            let released = replaceEdges(edges.addingDownstream(slot))
+            renumberEdges()
+            return released
         }
         extendLifetime(released)
     }
 
-    @usableFromInline
-    func addListener(_ edge: ListenEdge<Value>) {
-        let released = lock.withLock { replaceEdges(edges.addingListener(edge)) }
+    /// Unlinks the transform `id`, whose slot here is `slot` (unretained; nil when unknown). The caller holds the
+    /// transform, so removing it here never frees it under the lock.
+    func removeDownstreamEdge(_ id: ObjectIdentifier, slot: Unmanaged<AnyObject>?) {
+        let released = lock.withLock { () -> ReleasedEdges in
+            if let slot, isQuiescent, let list = edges.editableList {
+                let typed = unsafeDowncast(slot.takeUnretainedValue(), to: DownstreamSlot<Value>.self)
+                if let removed = list.tombstone(typed, at: typed.listIndex, isListener: false) {
+                    bumpEdgesVersion()
+                    compactIfSparse(list)
+                    return ReleasedEdges(replaced: removed, retired: nil)
+                }
+            }
+            // Compared through `edgeRef`: reading `edge`, an existential, would retain and release it.
+            let released = replaceEdges(edges.removingDownstream {
+                UInt(bitPattern: unsafeDowncast($0, to: DownstreamSlot<Value>.self).edgeRef.toOpaque())
+                    == UInt(bitPattern: id)
+            })
+            renumberEdges()
+            return released
+        }
         extendLifetime(released)
+    }
+
+    /// Squeezes `list`'s tombstones out once they are more than half of it. Call under `lock`, with no reader.
+    private func compactIfSparse(_ list: EdgeList) {
+        guard list.needsCompaction else { return }
+        list.compactInPlace { edge, index, isListener in
+            if isListener {
+                unsafeDowncast(edge, to: ListenEdge<Value>.self).listIndex = index
+            } else {
+                unsafeDowncast(edge, to: DownstreamSlot<Value>.self).listIndex = index
+            }
+        }
+    }
+
+    /// Adds `edge` to the listeners: in place when no propagation reads the list (see `EdgeList.swift`). Call under
+    /// `lock`; release what it returns after unlocking.
+    @usableFromInline
+    final func insertListener(_ edge: ListenEdge<Value>) -> ReleasedEdges {
+        if isQuiescent, let list = edges.editableList,
+           let index = list.appendListenerInPlace(edge, renumber: { slot, index in
+               unsafeDowncast(slot, to: DownstreamSlot<Value>.self).listIndex = index
+           }) {
+            edge.listIndex = index
+            bumpEdgesVersion()
+            return ReleasedEdges(replaced: nil, retired: nil)
+        }
+        let released = replaceEdges(edges.addingListener(edge))
+        renumberEdges()
+        return released
     }
 
     /// Marks `edge` dead and drops it, under the lock propagation reads its flag with. Returns what to release after
@@ -122,18 +165,52 @@ extension Node {
     func removeListener(_ edge: ListenEdge<Value>) -> ReleasedEdges {
         lock.withLock {
             edge.live = false
-            return replaceEdges(edges.removingListener(edge))
+            if isQuiescent, let list = edges.editableList,
+               let removed = list.tombstone(edge, at: edge.listIndex, isListener: true) {
+                bumpEdgesVersion()
+                compactIfSparse(list)
+                return ReleasedEdges(replaced: removed, retired: nil)
+            }
+            let released = replaceEdges(edges.removingListener(edge))
+            renumberEdges()
+            return released
+        }
+    }
+
+    /// Whether no propagation is reading the edge list, so it may change in place. Call under `lock`.
+    var isQuiescent: Bool {
+        edgeReadersExited.load(ordering: .sequentiallyConsistent) == edgeReadersEntered
+    }
+
+    /// Tells every listener and slot where the (new) list holds it. Call under `lock`.
+    func renumberEdges() {
+        guard let list = edges.editableList else { return }
+        let tombstone = list.tombstone
+        let elements = list.elements
+        let listeners = list.listenerCount
+        for index in 0..<(listeners + list.downstreamCount) where elements[index].toOpaque() != tombstone {
+            let edge = elements[index].takeUnretainedValue()
+            if index < listeners {
+                unsafeDowncast(edge, to: ListenEdge<Value>.self).listIndex = index
+            } else {
+                unsafeDowncast(edge, to: DownstreamSlot<Value>.self).listIndex = index
+            }
         }
     }
 
     func addUpstream(_ edge: any UpstreamEdge) {
-        lock.withLock { upstream.append(edge) }
+        lock.withLock {
+            upstream.append(edge)
+            severalUpstreams = upstream.hasSeveral
+        }
     }
 
     /// Returns the removed edge so that its last release happens outside the lock.
     func removeUpstreamEdge(_ id: ObjectIdentifier) -> UpstreamEdges {
         lock.withLock {
-            upstream.remove(id)
+            let removed = upstream.remove(id)
+            severalUpstreams = upstream.hasSeveral
+            return removed
         }
     }
 }

@@ -2,9 +2,10 @@ import RippleCore
 
 /// A node you can set: `node.value = 82`, `node.set(83, context: "File1.m")`, `node.clean()`.
 ///
-/// Setting is thread-safe; the new value reaches listeners first, then downstream transforms, synchronously on the
-/// setting thread. A set on a node that is already propagating on this thread is queued and applied after the
-/// current propagation finishes.
+/// Setting is thread-safe. A set is one transaction, settled synchronously on the setting thread: every node it
+/// reaches settles once, after all of its upstreams that change (listeners first, then downstream transforms). Inside
+/// ``Node/batch(_:)`` sets join one transaction; a set on a node that is already part of the transaction running on
+/// this thread is applied as the next one. See <doc:Propagation>.
 public final class MutableNode<Value: Sendable>: Node<Value>, @unchecked Sendable {
     /// The current value; assigning nil empties the node (without notifying anyone).
     public override var value: Value? {

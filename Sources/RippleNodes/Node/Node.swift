@@ -22,6 +22,13 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
     /// The engine's per-thread states, kept here so a set reaches them without the global's lazy-initialisation
     /// check (a `swift_once` call per set on Linux).
     @usableFromInline final let threadStates = propagationStates
+    /// The last frame that touched this node and how (see `CycleRule.swift`).
+    @usableFromInline @exclusivity(unchecked) final var mark: UInt64 = 0
+    /// Greater than the rank of every upstream linked by a forward edge (see `Ranks.swift`).
+    @usableFromInline @exclusivity(unchecked) final var rank = 0
+    /// Whether more than one transform feeds this node: it then waits in the rank queue rather than settling as
+    /// soon as one upstream pushes.
+    @usableFromInline @exclusivity(unchecked) final var severalUpstreams = false
     // Guarded by `lock`, which already makes every access exclusive: the dynamic exclusivity checks are turned off.
     // `final`, so code inlined into other modules reads the fields directly rather than through accessors.
     /// The value (see `StoredValue.swift`): raw bytes and a flag, so freeing a node needs no generic metadata.
@@ -58,7 +65,8 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
     }
 
     deinit {
-        // The transforms feeding this node are now dead ends: unlink them from their upstream nodes.
+        // The transforms feeding this node are now dead ends: unlink them from their upstream nodes (whose release
+        // waits for the thread's release drain, so dropping a long chain does not recurse).
         upstream.forEach { $0.targetDidDeinit() }
         destroyStoredValue()
         nodeCounter.decrement()

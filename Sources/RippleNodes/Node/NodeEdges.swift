@@ -37,12 +37,25 @@ struct NodeEdges {
 
     private var isEmpty: Bool {
         guard let list else { return false }
-        return list.listenerCount + list.downstreamCount == 0
+        return list.liveListenerCount + list.liveDownstreamCount == 0
+    }
+
+    /// The list, when the edges are one (see ``EdgeList`` for what may change in place).
+    var editableList: EdgeList? {
+        list
+    }
+
+    var downstreamIsEmpty: Bool {
+        switch shape {
+        case .list: unsafeDowncast(object, to: EdgeList.self).liveDownstreamCount == 0
+        case .loneListener: true
+        case .loneDownstream: false
+        }
     }
 
     var listenerCount: Int {
         switch shape {
-        case .list: unsafeDowncast(object, to: EdgeList.self).listenerCount
+        case .list: unsafeDowncast(object, to: EdgeList.self).liveListenerCount
         case .loneListener: 1
         case .loneDownstream: 0
         }
@@ -57,6 +70,7 @@ struct NodeEdges {
         }
     }
 
+    @usableFromInline
     func addingListener(_ listener: AnyObject) -> NodeEdges {
         switch shape {
         case .list:

@@ -55,6 +55,7 @@ extension Node {
 
     /// Copies the current value to `target` (uninitialised) and returns true, or returns false when empty. Call under
     /// `lock`. Unlike ``storage``, no `Value?`: the unspecialised link paths read values without a metadata look-up.
+    @inlinable
     final func copyStoredValue(to target: UnsafeMutablePointer<Value>) -> Bool {
         guard hasValue else { return false }
         withValueBytes { raw in

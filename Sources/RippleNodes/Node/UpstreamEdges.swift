@@ -14,6 +14,10 @@ struct UpstreamEdges {
         first == nil
     }
 
+    var hasSeveral: Bool {
+        !rest.isEmpty
+    }
+
     var all: [any UpstreamEdge] {
         guard let first else { return [] }
         return [first] + rest

@@ -126,20 +126,15 @@ func hasNoWeakOrUnownedReferences(_ object: AnyObject) -> Bool {
     _getUnownedRetainCount(object) == 1 && _getWeakRetainCount(object) == 1
 }
 
-/// Pushes `value` into `target` as linking `from` would (`Node.pushCurrentValue(along:)`): as a fresh propagation
-/// whose sender list holds only `from`, with no context, draining the thread's queued sets if it ends up idle.
+/// Pushes `value` into `target` as linking `from` would (`Node.pushCurrentValue(along:)`): in a frame of its own
+/// that does not set `from`, with no context.
 @inlinable @inline(__always)
 func pushAsLinking<Value: Sendable>(_ value: Value, from source: ObjectIdentifier, into target: Unmanaged<AnyObject>,
                                     state: PropagationState) {
-    let savedBase = state.base
-    let savedCount = state.pathCount
-    state.base = savedCount
-    state.push(source)
-    emitValue(value, into: target, senders: SenderList(state: state), context: state.noContext)
-    state.pathCount = savedCount
-    if savedCount == 0 { state.pathBits = 0 }
-    state.base = savedBase
-    state.drainIfIdle()
+    state.inFrame {
+        state.block(source)
+        emitValue(value, into: target, senders: SenderList(state: state), context: state.noContext)
+    }
 }
 
 extension Node {

@@ -1,0 +1,395 @@
+import DequeModule
+import RippleCore
+import Synchronization
+
+// A transaction: everything one set (or one `Node.batch`) changes, settled in one pass on one thread.
+//
+// Invariants:
+// - Each thread has at most one *running* frame at a time, plus the frames it interrupted (a listener that sets a
+//   node nobody in an open frame touched runs a nested frame at once; it ends before the listener returns).
+// - A frame has an id unique across threads (thread tag | serial). A node records the id of the last frame that
+//   touched it, and how (see `CycleRule.swift`): nothing else is needed to know "set in this transaction".
+// - Nodes with one upstream settle as soon as their upstream hands them a value (depth-first, like the engine 1
+//   walk); nodes with several wait in the frame's rank queue and settle when nothing of lower rank is pending,
+//   unless nothing else can change in the frame any more (`othersMayChange`). So a node settles at most once per
+//   frame, after every upstream that changes in the frame: no glitch.
+// - Direct settling recurses at most `directDepthLimit` hops; deeper, the node waits on the frame's deferred stack:
+//   the call stack never grows with the graph.
+// - Sets that cannot join (the node is already part of an open frame: a listener setting its own node, a ring fed
+//   back from a listener) wait in `jobs` (FIFO) and run as the next transactions once the outermost frame ends, so
+//   every listener hears value N before any hears N+1.
+// - Only this thread touches its state, so the dynamic exclusivity checks are turned off.
+
+/// Every thread's engine state. The key holds each thread's state until the thread exits.
+@usableFromInline
+let propagationStates = ThreadLocal<PropagationState>()
+
+/// Hands each thread's state a distinct tag (the high bits of its frame ids).
+private let threadTags = Atomic<UInt64>(0)
+
+/// How many nodes settle by direct recursion before the rest wait on the deferred stack: bounds the call stack a
+/// set needs (one hop is a few hundred bytes of stack) whatever the depth of the graph.
+@usableFromInline
+let directDepthLimit = 48
+
+/// A node waiting to settle: in the rank queue (several upstreams) or on the deferred stack (too deep to recurse).
+@usableFromInline
+struct PendingEntry {
+    @usableFromInline var rank: Int
+    @usableFromInline var order: UInt64
+    /// The node, retained until it settles.
+    @usableFromInline let node: Unmanaged<AnyObject>
+    /// `Node<Value>.settlePending`, built where `Value` is concrete.
+    @usableFromInline let settle: (Unmanaged<AnyObject>, PropagationState, (any Sendable)?) -> Void
+    @usableFromInline let context: (any Sendable)?
+
+    @inlinable
+    init(rank: Int, order: UInt64, node: Unmanaged<AnyObject>,
+         settle: @escaping (Unmanaged<AnyObject>, PropagationState, (any Sendable)?) -> Void,
+         context: (any Sendable)?) {
+        self.rank = rank
+        self.order = order
+        self.node = node
+        self.settle = settle
+        self.context = context
+    }
+}
+
+/// What opening a nested frame saved of the frame it interrupted.
+@usableFromInline
+struct SavedFrame {
+    @usableFromInline let frame: UInt64
+    @usableFromInline let collecting: Bool
+    @usableFromInline let queueBase: Int
+    @usableFromInline let deferredBase: Int
+    @usableFromInline let blockedBase: Int
+    @usableFromInline let pathBase: Int
+
+    @inlinable
+    init(frame: UInt64, collecting: Bool, queueBase: Int, deferredBase: Int, blockedBase: Int, pathBase: Int) {
+        self.frame = frame
+        self.collecting = collecting
+        self.queueBase = queueBase
+        self.deferredBase = deferredBase
+        self.blockedBase = blockedBase
+        self.pathBase = pathBase
+    }
+}
+
+/// The per-thread state of the engine.
+@usableFromInline
+final class PropagationState {
+    /// This thread's state. Returned unretained: the thread's key holds it until the thread exits.
+    @usableFromInline
+    static var current: Unmanaged<PropagationState> {
+        propagationStates.unretained(orMake: PropagationState.init)
+    }
+
+    @usableFromInline let threadTag: UInt64
+    @usableFromInline @exclusivity(unchecked) var serial: UInt64 = 0
+    /// The open frame's id (a multiple of 4, see `NodeMark`), 0 when none is open.
+    @usableFromInline @exclusivity(unchecked) var frame: UInt64 = 0
+    /// Whether the open frame collects sets (inside `Node.batch`) rather than running.
+    @usableFromInline @exclusivity(unchecked) var collecting = false
+    /// The ids of the frames the open one interrupted, outermost first.
+    @usableFromInline @exclusivity(unchecked) var outerFrames: [UInt64] = []
+    /// How many nodes are settling by direct recursion on this thread right now.
+    @usableFromInline @exclusivity(unchecked) var depth = 0
+    /// How many nodes settling by direct recursion on this thread still have downstream transforms to push along
+    /// after the current one. While none has, and nothing waits, nothing else can change in the running frame.
+    @usableFromInline @exclusivity(unchecked) var openSiblings = 0
+    @usableFromInline @exclusivity(unchecked) var queue = RankQueue()
+    @usableFromInline @exclusivity(unchecked) var queueBase = 0
+    @usableFromInline @exclusivity(unchecked) var deferred: [PendingEntry] = []
+    @usableFromInline @exclusivity(unchecked) var deferredBase = 0
+    @usableFromInline @exclusivity(unchecked) var order: UInt64 = 0
+    /// Whether the running frame interrupted another or blocks some node: only then does the cycle rule look
+    /// further than a node's mark.
+    @usableFromInline @exclusivity(unchecked) var guarded = false
+    /// Nodes a frame must not set: the node a link pushes from, and the senders a value carried across a scheduler.
+    /// Add with ``block(_:)``.
+    @usableFromInline @exclusivity(unchecked) var blocked = IdentifierStack()
+    @usableFromInline @exclusivity(unchecked) var blockedBase = 0
+    /// The nodes settling by direct recursion, outermost first: the sender list custom transforms see.
+    @usableFromInline @exclusivity(unchecked) var path = IdentifierStack()
+    @usableFromInline @exclusivity(unchecked) var pathBase = 0
+    @usableFromInline @exclusivity(unchecked) var jobs = Deque<() -> Void>()
+    @exclusivity(unchecked) var drainingJobs = false
+    /// Objects whose release was deferred (see `ReleaseDrain.swift`).
+    @exclusivity(unchecked) var releases: [UnsafeMutableRawPointer] = []
+    @exclusivity(unchecked) var releasing = false
+    /// No context, for sets without one.
+    @usableFromInline let noContext: (any Sendable)? = nil
+
+    @usableFromInline
+    init() {
+        threadTag = (threadTags.wrappingAdd(1, ordering: .relaxed).newValue) << 44
+    }
+
+    deinit {
+        blocked.deallocate()
+        path.deallocate()
+    }
+
+    /// Whether a push into a node with several upstreams must wait: something else may still change in the running
+    /// frame (a sibling edge not pushed yet, a waiting node). Otherwise no other upstream of it can change any more
+    /// in this frame, and it settles at once, like a node with one upstream.
+    @inlinable @inline(__always)
+    var othersMayChange: Bool {
+        openSiblings > 0 || queue.count > queueBase || deferred.count > deferredBase
+    }
+
+    /// Whether `frameID` is the running frame or one it interrupted.
+    @inlinable @inline(__always)
+    func isOpen(_ frameID: UInt64) -> Bool {
+        frameID == frame || (!outerFrames.isEmpty && outerFrames.contains(frameID))
+    }
+
+    /// Whether `frameID` is a frame the running one interrupted.
+    @inlinable @inline(__always)
+    func isOuter(_ frameID: UInt64) -> Bool {
+        !outerFrames.isEmpty && outerFrames.contains(frameID)
+    }
+
+    /// Opens the outermost frame (none is open).
+    @inlinable @inline(__always)
+    func beginOutermost(collecting: Bool = false) {
+        serial &+= 4
+        frame = threadTag | serial
+        self.collecting = collecting
+    }
+
+    /// Settles what the outermost frame left pending, closes it and runs the queued sets.
+    @inlinable @inline(__always)
+    func finishOutermost() {
+        if queue.count > 0 || deferred.count > 0 { runPending() }
+        frame = 0
+        collecting = false
+        if guarded {
+            guarded = false
+            blocked.count = 0
+        }
+        path.count = 0
+        if !jobs.isEmpty { drainJobs() }
+    }
+
+    /// Opens a frame, nested in the open one if any.
+    @usableFromInline
+    func openFrame(collecting: Bool) -> SavedFrame {
+        let saved = SavedFrame(frame: frame, collecting: self.collecting, queueBase: queueBase,
+                               deferredBase: deferredBase, blockedBase: blockedBase, pathBase: pathBase)
+        if frame != 0 { outerFrames.append(frame) }
+        serial &+= 4
+        frame = threadTag | serial
+        self.collecting = collecting
+        queueBase = queue.count
+        deferredBase = deferred.count
+        blockedBase = blocked.count
+        pathBase = path.count
+        guarded = !outerFrames.isEmpty
+        return saved
+    }
+
+    /// Settles what the frame left pending and returns to the frame it interrupted; when it was the outermost,
+    /// runs the queued sets.
+    @usableFromInline
+    func closeFrame(_ saved: SavedFrame) {
+        runPending()
+        blocked.count = blockedBase
+        path.count = pathBase
+        frame = saved.frame
+        collecting = saved.collecting
+        queueBase = saved.queueBase
+        deferredBase = saved.deferredBase
+        blockedBase = saved.blockedBase
+        pathBase = saved.pathBase
+        if frame != 0 { outerFrames.removeLast() }
+        guarded = !outerFrames.isEmpty || blocked.count > blockedBase
+        if frame == 0 && !jobs.isEmpty { drainJobs() }
+    }
+
+    /// Runs `body` in a frame of its own: the outermost one, or one nested in the running frame.
+    @inlinable @inline(__always)
+    func inFrame(_ body: () -> Void) {
+        if frame == 0 {
+            beginOutermost()
+            body()
+            finishOutermost()
+        } else {
+            let saved = openFrame(collecting: false)
+            body()
+            closeFrame(saved)
+        }
+    }
+
+    /// Puts `entry` where it waits: the deferred stack when `rank` is nil, else the rank queue.
+    @inlinable
+    func enqueue(node: Unmanaged<AnyObject>, rank: Int?, context: (any Sendable)?,
+                 settle: @escaping (Unmanaged<AnyObject>, PropagationState, (any Sendable)?) -> Void) {
+        order &+= 1
+        let entry = PendingEntry(rank: rank ?? 0, order: order, node: node, settle: settle, context: context)
+        if rank == nil { deferred.append(entry) } else { queue.insert(entry, base: queueBase) }
+    }
+
+    /// Settles every node waiting in the running frame: deferred ones first (they are deep in a chain whose
+    /// upstream already settled), then the rank queue, lowest rank first.
+    @usableFromInline
+    func runPending() {
+        while true {
+            if deferred.count > deferredBase {
+                let entry = deferred.removeLast()
+                entry.settle(entry.node, self, entry.context)
+                entry.node.release()
+            } else if queue.count > queueBase {
+                let entry = queue.popMin(base: queueBase)
+                entry.settle(entry.node, self, entry.context)
+                entry.node.release()
+            } else {
+                return
+            }
+        }
+    }
+
+    /// Queues `job` to run as its own transaction once the outermost frame ends.
+    @usableFromInline
+    func queueJob(_ job: @escaping () -> Void) {
+        jobs.append(job)
+    }
+
+    @usableFromInline
+    func drainJobs() {
+        guard frame == 0, !drainingJobs else { return }
+        drainingJobs = true
+        while let job = jobs.popFirst() { job() }
+        drainingJobs = false
+    }
+
+    /// Whether `id` is on this frame's sender list or blocked in it.
+    func senderListContains(_ id: ObjectIdentifier) -> Bool {
+        path.contains(id, from: pathBase) || blocked.contains(id, from: blockedBase)
+    }
+
+    /// Blocks `id` in the running frame.
+    @inlinable @inline(__always)
+    func block(_ id: ObjectIdentifier) {
+        blocked.push(id)
+        guarded = true
+    }
+
+    @inlinable @inline(__always)
+    func isBlocked(_ id: ObjectIdentifier) -> Bool {
+        blocked.count > blockedBase && blocked.contains(id, from: blockedBase)
+    }
+
+    func snapshotIDs() -> [ObjectIdentifier] {
+        blocked.elements(from: blockedBase) + path.elements(from: pathBase)
+    }
+}
+
+/// A stack of node identities in a hand-managed buffer: no uniqueness check or capacity branch into generic code
+/// per push.
+@usableFromInline
+struct IdentifierStack {
+    @usableFromInline var base: UnsafeMutablePointer<ObjectIdentifier>
+    @usableFromInline var count = 0
+    @usableFromInline var capacity = 32
+
+    @usableFromInline
+    init() {
+        base = .allocate(capacity: 32)
+    }
+
+    func deallocate() {
+        base.deallocate()
+    }
+
+    @inlinable @inline(__always)
+    mutating func push(_ id: ObjectIdentifier) {
+        if count == capacity { grow() }
+        (base + count).initialize(to: id)
+        count += 1
+    }
+
+    @usableFromInline
+    mutating func grow() {
+        let grown = UnsafeMutablePointer<ObjectIdentifier>.allocate(capacity: capacity * 2)
+        grown.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = grown
+        capacity *= 2
+    }
+
+    @inlinable
+    func contains(_ id: ObjectIdentifier, from start: Int) -> Bool {
+        var index = start
+        while index < count {
+            if base[index] == id { return true }
+            index += 1
+        }
+        return false
+    }
+
+    func elements(from start: Int) -> [ObjectIdentifier] {
+        start < count ? Array(UnsafeBufferPointer(start: base + start, count: count - start)) : []
+    }
+}
+
+/// The nodes a value has passed on its way here in this transaction (EasyReact's `EZSenderList`).
+///
+/// A custom ``Transform`` receives it in ``Transform/next(_:senders:context:)`` and hands it back to
+/// ``Transform/emit(_:senders:context:)``; to carry a value across a scheduler, keep ``snapshot()`` and emit with
+/// ``Transform/emit(_:after:context:)``. A sender list is only valid during the call that received it, on that
+/// thread: it refers to the thread's propagation state without retaining it.
+public struct SenderList {
+    @usableFromInline let stateRef: Unmanaged<PropagationState>
+
+    @inlinable
+    init(state: PropagationState) {
+        stateRef = .passUnretained(state)
+    }
+
+    @usableFromInline
+    var state: PropagationState { stateRef.takeUnretainedValue() }
+
+    /// Whether `node` is on the path of this propagation.
+    public func contains(_ node: some GraphNode) -> Bool {
+        state.senderListContains(ObjectIdentifier(node))
+    }
+
+    /// The path, kept for a later, asynchronous emission.
+    public func snapshot() -> SenderSnapshot {
+        SenderSnapshot(ids: state.snapshotIDs())
+    }
+}
+
+/// A sender list kept across a scheduler hop (`deliver(on:)`, `delay`, `throttle`): the transaction the value
+/// starts where it lands does not set these nodes again, so rings through an asynchronous edge still stop after one
+/// lap.
+public struct SenderSnapshot: Sendable {
+    let ids: [ObjectIdentifier]
+}
+
+extension Node where Value == Void {
+    /// Runs `body` as one transaction: every set inside it joins, and nodes settle once, after `body` returns. A
+    /// node combining two nodes set inside emits once; a node set twice settles with its last value. Nested batches
+    /// join the outermost one. Returns what `body` returns.
+    ///
+    /// ```swift
+    /// let width = MutableNode(1), height = MutableNode(1)
+    /// let area = Node.combine(width, height).mapEach { $0 * $1 }
+    /// Node.batch {
+    ///     width.value = 3
+    ///     height.value = 4
+    /// }                      // area settles once: 12
+    /// ```
+    public static func batch<Result>(_ body: () throws -> Result) rethrows -> Result {
+        let state = PropagationState.current.takeUnretainedValue()
+        if state.collecting { return try body() }
+        let saved = state.openFrame(collecting: true)
+        defer {
+            state.collecting = false
+            state.closeFrame(saved)
+        }
+        return try body()
+    }
+}

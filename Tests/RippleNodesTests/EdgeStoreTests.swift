@@ -1,0 +1,90 @@
+import RippleCore
+import RippleNodes
+import RippleTesting
+import Testing
+
+/// The edge store changes in place outside propagation: appends use spare room, a cancel leaves a tombstone that is
+/// squeezed out later. Order, liveness and release must not notice.
+@Suite("Edge store: in-place attach and cancel")
+struct EdgeStoreTests {
+    @Test(arguments: ["attach order", "reverse order", "every third, then the rest"])
+    func cancellingInAnyOrderKeepsTheOthersInRegistrationOrder(_ order: String) {
+        let node = MutableNode(0)
+        let bag = CancelBag()
+        let heard = Recorder<Int>()
+        let tokens = (0..<100).map { index in node.listened(by: bag).withBlock { _ in heard.record(index) } }
+        let sequence = removalOrder(order, count: 100)
+        var remaining = Set(0..<100)
+        for (step, index) in sequence.enumerated() {
+            tokens[index].cancel()
+            remaining.remove(index)
+            if step % 7 == 0 {
+                heard.reset()
+                node.value = step
+                #expect(heard.values == remaining.sorted())
+                #expect(node.hasListener == !remaining.isEmpty)
+            }
+        }
+        heard.reset()
+        node.value = -1
+        #expect(heard.values.isEmpty)
+        #expect(!node.hasListener)
+    }
+
+    @Test(arguments: ["attach order", "reverse order", "every third, then the rest"])
+    func unlinkingDownstreamNodesInAnyOrderKeepsTheOthersLinked(_ order: String) {
+        let source = MutableNode(0)
+        let bag = CancelBag()
+        let heard = Recorder<Int>()
+        var derived: [Node<Int>?] = (0..<60).map { index in source.map { _ in index } }
+        for node in derived { node?.listened(by: bag).withBlock { heard.record($0) } }
+        // A listener on the source too, attached after the slots: they move up to make room, and must still be
+        // found when unlinked.
+        source.listened(by: bag).withBlock { _ in heard.record(-1) }
+        let sequence = removalOrder(order, count: 60)
+        var remaining = Set(0..<60)
+        for (step, index) in sequence.enumerated() {
+            // The listen edge pins the node: unlink it by hand, as freeing it would.
+            derived[index]?.removeUpstreams()
+            derived[index] = nil
+            remaining.remove(index)
+            if step % 7 == 0 {
+                heard.reset()
+                source.value = step + 1
+                #expect(heard.values == [-1] + remaining.sorted())
+                #expect(source.downstreamTransforms.count == remaining.count)
+            }
+        }
+        #expect(source.downstreamTransforms.isEmpty)
+        bag.cancel()
+    }
+
+    @Test func listenersAttachedAndCancelledDuringAPropagationAreHandled() {
+        let node = MutableNode(0)
+        let bag = CancelBag()
+        let heard = Recorder<String>()
+        let late = Locked<(any CancelToken)?>(nil)
+        let first = node.listened(by: bag).withBlock { value in
+            heard.record("first \(value)")
+            if value == 1 {
+                late.withLock { $0 = node.listened(by: bag).withBlock { heard.record("late \($0)") } }
+            }
+        }
+        node.listened(by: bag).withBlock { heard.record("second \($0)") }
+        heard.reset()
+        node.value = 1
+        first.cancel()
+        node.value = 2
+        #expect(heard.values == ["first 1", "late 1", "second 1", "second 2", "late 2"])
+        late.value?.cancel()
+    }
+}
+
+/// The indices `0..<count` in the order a test removes them: as attached, reversed, or every third then the rest.
+private func removalOrder(_ order: String, count: Int) -> [Int] {
+    switch order {
+    case "attach order": Array(0..<count)
+    case "reverse order": Array((0..<count).reversed())
+    default: Array(stride(from: 0, to: count, by: 3)) + (0..<count).filter { $0 % 3 != 0 }
+    }
+}
