@@ -61,7 +61,7 @@ public final class ListenEdge<Value: Sendable>: CancelToken, @unchecked Sendable
 }
 
 /// A value handed to the thread delivering a new listener's first value (see ``ListenEdge/handoff``).
-@usableFromInline
+@usableFromInline @_fixed_layout
 final class Handoff<Value> {
     @usableFromInline let value: Value
     @usableFromInline let context: (any Sendable)?

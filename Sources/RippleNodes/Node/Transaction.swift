@@ -33,7 +33,7 @@ private let threadTags = Atomic<UInt64>(0)
 let directDepthLimit = 48
 
 /// A node waiting to settle: in the rank queue (several upstreams) or on the deferred stack (too deep to recurse).
-@usableFromInline
+@usableFromInline @frozen
 struct PendingEntry {
     @usableFromInline var rank: Int
     @usableFromInline var order: UInt64
@@ -56,7 +56,7 @@ struct PendingEntry {
 }
 
 /// What opening a nested frame saved of the frame it interrupted.
-@usableFromInline
+@usableFromInline @frozen
 struct SavedFrame {
     @usableFromInline let frame: UInt64
     @usableFromInline let collecting: Bool
@@ -77,7 +77,7 @@ struct SavedFrame {
 }
 
 /// The per-thread state of the engine.
-@usableFromInline
+@usableFromInline @_fixed_layout
 final class PropagationState {
     /// This thread's state. Returned unretained: the thread's key holds it until the thread exits.
     @usableFromInline
@@ -288,7 +288,7 @@ final class PropagationState {
 
 /// A stack of node identities in a hand-managed buffer: no uniqueness check or capacity branch into generic code
 /// per push.
-@usableFromInline
+@usableFromInline @frozen
 struct IdentifierStack {
     @usableFromInline var base: UnsafeMutablePointer<ObjectIdentifier>
     @usableFromInline var count = 0
@@ -340,6 +340,7 @@ struct IdentifierStack {
 /// ``Transform/emit(_:senders:context:)``; to carry a value across a scheduler, keep ``snapshot()`` and emit with
 /// ``Transform/emit(_:after:context:)``. A sender list is only valid during the call that received it, on that
 /// thread: it refers to the thread's propagation state without retaining it.
+@frozen
 public struct SenderList {
     @usableFromInline let stateRef: Unmanaged<PropagationState>
 
