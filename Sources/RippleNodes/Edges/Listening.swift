@@ -101,7 +101,7 @@ public struct Listening<Value: Sendable> {
         withContextBlock(on: scheduler) { value, _ in block(value) }
     }
 
-    /// The context-carrying form of ``withBlock(on:_:)``.
+    /// The context-carrying form of `withBlock(on:_:)`.
     @discardableResult
     public func withContextBlock(on scheduler: some Scheduling,
                                  _ block: @escaping @Sendable (Value, (any Sendable)?) -> Void) -> any CancelToken {
