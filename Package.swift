@@ -17,7 +17,8 @@ let roomNames = rooms.map(\.name)
 
 let package = Package(
     name: "Ripple",
-    // macOS 15 / iOS 18 line: `Synchronization.Atomic`, used on the hot paths, needs it.
+    // macOS 15 / iOS 18 line: `Synchronization.Atomic`, used on the hot paths, needs it. swift-atomics instead would
+    // allow iOS 17, at an allocation per atomic word (measured in Benchmarks/AtomicsCost; see README, Requirements).
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
     products: [
         .library(name: "RippleCore", targets: ["RippleCore"]),
