@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+import CompilerPluginSupport
 import PackageDescription
 
 // Ripple: one module per seed library ("room"), all standing on RippleCore.
@@ -24,23 +25,49 @@ let package = Package(
         .library(name: "RippleTesting", targets: ["RippleTesting"]),
         .library(name: "Ripple", targets: ["Ripple"]),
         .executable(name: "ripple-tour", targets: ["RippleTour"]),
+        // `@ActionProtocol` on swift-syntax: its own product, so `import Ripple` never builds swift-syntax.
+        .library(name: "RippleActionProtocol", targets: ["RippleActionProtocol"]),
     ] + roomNames.map { .library(name: $0, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // Tests only: checks that Ripple's names coexist with Combine's (Tests/RippleNamesTests).
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+        // Only the RippleActionProtocol product (the `@ActionProtocol` macro) and its tests use it.
+        .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
     ],
     targets: [
         .target(name: "RippleCore"),
         .target(name: "RippleTesting", dependencies: ["RippleCore"]),
         .executableTarget(
-            name: "RippleTour", dependencies: ["RippleCore"] + roomNames.map { .target(name: $0) }),
+            name: "RippleTour",
+            dependencies: ["RippleCore", "RippleActionProtocol"] + roomNames.map { .target(name: $0) }),
         .testTarget(name: "RippleCoreTests", dependencies: ["RippleCore", "RippleTesting"]),
         .testTarget(name: "RippleTestingTests", dependencies: ["RippleTesting", "RippleCore"]),
         .target(name: "Ripple", dependencies: ["RippleCore"] + roomNames.map { .target(name: $0) }),
         .testTarget(name: "RippleTests", dependencies: ["Ripple", "RippleTesting"]),
         .testTarget(name: "RippleTourTests", dependencies: ["RippleTour"]),
+        // The expansion is a library, so its tests need not depend on the macro target (a test target that does
+        // makes SwiftPM build every test target for the host, where `@testable import RippleTour` fails).
+        .target(
+            name: "RipplePipesMacroSupport",
+            dependencies: [
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+            ]),
+        .macro(
+            name: "RipplePipesMacros",
+            dependencies: [
+                "RipplePipesMacroSupport", .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ]),
+        .target(name: "RippleActionProtocol", dependencies: ["RipplePipes", "RipplePipesMacros"]),
+        .testTarget(
+            name: "RippleActionProtocolTests",
+            dependencies: [
+                "RippleActionProtocol", "RipplePipesMacroSupport", "RippleTesting",
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+            ]),
         .testTarget(
             name: "RippleNamesTests",
             dependencies: ["Ripple", "RippleTesting", .product(name: "OpenCombine", package: "OpenCombine")]),
