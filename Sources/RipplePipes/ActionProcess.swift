@@ -270,13 +270,14 @@ public final class ActionProcess: @unchecked Sendable {
 }
 
 /// The label of a 1-based argument in an action's name, for messages: `object` in `someFunc(number:object:)`,
-/// `object:` in the selector `someFuncWithNumber:object:`; nil when the name has no such part.
+/// `object:` in the selector `someFuncWithNumber:object:`; nil when the name has no such part or it is `_`.
 func argumentLabel(in name: String, at index: Int) -> String? {
     if let open = name.firstIndex(of: "("), name.hasSuffix(")") {
         let labels = name[name.index(after: open)..<name.index(before: name.endIndex)]
             .split(separator: ":", omittingEmptySubsequences: false).dropLast()
         guard labels.indices.contains(labels.startIndex + index - 1) else { return nil }
-        return String(labels[labels.startIndex + index - 1])
+        let label = labels[labels.startIndex + index - 1]
+        return label == "_" ? nil : String(label)
     }
     let pieces = name.split(separator: ":", omittingEmptySubsequences: false).dropLast()
     guard pieces.indices.contains(pieces.startIndex + index - 1) else { return nil }
