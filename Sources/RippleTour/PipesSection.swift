@@ -14,7 +14,8 @@ private struct ObjectActions: Sendable {
     var someFunc = ActionKey<Int, Any?, Any?>("someFuncWithNumber:object:")
 }
 
-private final class TestObject: Sendable, CustomStringConvertible {
+/// Section 6's object; it also stands for the whole protocol (`registerProtocol(delegate:)`).
+private final class TestObject: ObjectPipeProtocol, Sendable, CustomStringConvertible {
     let log: TourLog
 
     init(log: TourLog) {
@@ -42,22 +43,6 @@ private protocol ActionPipeProtocol {
 private protocol ObjectPipeProtocol {
     @discardableResult
     func someFunc(number: Int, object: Any?) -> Any?
-}
-
-/// Section 6's object, standing for the whole protocol.
-private final class ProtocolObject: ObjectPipeProtocol, Sendable, CustomStringConvertible {
-    let log: TourLog
-
-    init(log: TourLog) {
-        self.log = log
-    }
-
-    var description: String { "<TestObject>" }
-
-    func someFunc(number: Int, object: Any?) -> Any? {
-        log.print("\(self) , \(number), \(text(object))")
-        return Token()
-    }
 }
 
 /// The seed's AOP use: a view's delegate protocol, answered by three pipes — analytics before, the real controller
@@ -317,7 +302,7 @@ private func showPipesAsTheProtocol(_ log: TourLog) {
     log.code("pipe1.registerProtocol(delegate: object)    // held weakly, like the seed's delegates")
     do {
         let pipe1 = ActionPipe<ObjectPipeProtocolKeys>()
-        let delegate = ProtocolObject(log: log)
+        let delegate = TestObject(log: log)
         pipe1.registerProtocol(delegate: delegate)
         let fReturn = pipe1.as(ObjectPipeProtocol.self).someFunc(number: 999, object: "in instance object")
         log.print("result _ \(text(fReturn))")
