@@ -104,7 +104,7 @@ import Testing
                 return number + 1
             }
             head.addPipe(tail)
-            head.retainPipe(by: owner!)
+            head.retained(by: owner!)
             weakHead = head
             weakTail = tail
         }
