@@ -128,8 +128,8 @@ public struct ActionRegistration<Actions: Sendable, each Argument, Result> {
     }
 
     fileprivate func install(plainBody: (@Sendable (ActionProcess, repeat each Argument) -> Result)? = nil,
-                         body: (@Sendable (ActionProcess, repeat each Argument) -> Result?)?,
-                         asyncBody: (@Sendable (ActionProcess, repeat each Argument) async -> Result?)?) {
+                             body: (@Sendable (ActionProcess, repeat each Argument) -> Result?)?,
+                             asyncBody: (@Sendable (ActionProcess, repeat each Argument) async -> Result?)?) {
         let registration = Registration<repeat each Argument, Result>(
             state: requiredState, requirements: requirements, plainBody: plainBody, body: body, asyncBody: asyncBody)
         pipe.install(registration, slot: key.slot)
