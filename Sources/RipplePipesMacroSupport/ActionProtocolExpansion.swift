@@ -24,15 +24,13 @@ public struct ActionProtocolExpansion: PeerMacro {
         }
         for member in declaration.memberBlock.members {
             switch read(member.decl, in: name) {
-            case .success(let method?):
+            case .success(let method):
                 if methods.contains(where: { $0.name == method.name }) {
                     problems.append(.init(member.decl, "'\(name).\(method.name)' is overloaded; each method of an "
                                           + "@ActionProtocol protocol needs its own name, which names its key"))
                 } else {
                     methods.append(method)
                 }
-            case .success(nil):
-                break
             case .failure(let problem):
                 problems.append(problem)
             }
@@ -47,10 +45,10 @@ public struct ActionProtocolExpansion: PeerMacro {
         return [keys(name, methods, access), proxy(name, methods, access)]
     }
 
-    /// A method, nothing to generate (nil), or why the member cannot be an action.
-    private static func read(_ member: DeclSyntax, in name: String) -> Result<ActionMethod?, ActionDiagnostic> {
+    /// A method, or why the member cannot be an action.
+    private static func read(_ member: DeclSyntax, in name: String) -> Result<ActionMethod, ActionDiagnostic> {
         if let function = member.as(FunctionDeclSyntax.self) {
-            return ActionMethod.read(function, in: name).map { $0 }
+            return ActionMethod.read(function, in: name)
         }
         let kind: String
         let what: String
