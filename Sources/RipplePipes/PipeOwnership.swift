@@ -5,7 +5,7 @@ import RippleCore
 
 extension ActionPipe {
     /// Keeps this pipe, and with it the actions of its whole chain, alive as long as `owner` (the seed's
-    /// `retainPipeBy:`, named like `listened(by:)` and `cancelled(by:)`). The owner's ``CancelBag`` holds the pipe;
+    /// `retainPipeBy:`, named like `listened(by:)` and `cancelled(by:)`). The owner's `CancelBag` holds the pipe;
     /// when the owner is freed, or its bag cancelled, the pipe is let go, and the chain's actions with it once no
     /// other pipe of the chain is held elsewhere.
     ///
