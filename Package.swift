@@ -16,6 +16,12 @@ let rooms: [(name: String, dependencies: [Target.Dependency])] = [
 ]
 let roomNames = rooms.map(\.name)
 
+/// `@ActionProtocol` (product RippleActionProtocol) compiles swift-syntax, for the macro and for its expansion tests.
+/// CI's release leak check sets RIPPLE_WITHOUT_ACTION_PROTOCOL=1 (it needs none of it, and a release swift-syntax
+/// costs about ten minutes here), its sanitizer passes RIPPLE_SKIP_MACRO_EXPANSION_TESTS=1 (the debug pass runs them).
+let withActionProtocol = Context.environment["RIPPLE_WITHOUT_ACTION_PROTOCOL"] == nil
+let withExpansionTests = withActionProtocol && Context.environment["RIPPLE_SKIP_MACRO_EXPANSION_TESTS"] == nil
+
 let package = Package(
     name: "Ripple",
     // macOS 15 / iOS 18 line: `Synchronization.Atomic`, used on the hot paths, needs it.
@@ -25,28 +31,44 @@ let package = Package(
         .library(name: "RippleTesting", targets: ["RippleTesting"]),
         .library(name: "Ripple", targets: ["Ripple"]),
         .executable(name: "ripple-tour", targets: ["RippleTour"]),
-        // `@ActionProtocol` on swift-syntax: its own product, so `import Ripple` never builds swift-syntax.
-        .library(name: "RippleActionProtocol", targets: ["RippleActionProtocol"]),
     ] + roomNames.map { .library(name: $0, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // Tests only: checks that Ripple's names coexist with Combine's (Tests/RippleNamesTests).
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
-        // Only the RippleActionProtocol product (the `@ActionProtocol` macro) and its tests use it.
-        .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
     ],
     targets: [
         .target(name: "RippleCore"),
         .target(name: "RippleTesting", dependencies: ["RippleCore"]),
         .executableTarget(
             name: "RippleTour",
-            dependencies: ["RippleCore", "RippleActionProtocol"] + roomNames.map { .target(name: $0) }),
+            dependencies: ["RippleCore"] + roomNames.map { .target(name: $0) }
+                + (withActionProtocol ? ["RippleActionProtocol"] : [])),
         .testTarget(name: "RippleCoreTests", dependencies: ["RippleCore", "RippleTesting"]),
         .testTarget(name: "RippleTestingTests", dependencies: ["RippleTesting", "RippleCore"]),
         .target(name: "Ripple", dependencies: ["RippleCore"] + roomNames.map { .target(name: $0) }),
         .testTarget(name: "RippleTests", dependencies: ["Ripple", "RippleTesting"]),
         .testTarget(name: "RippleTourTests", dependencies: ["RippleTour"]),
+        .testTarget(
+            name: "RippleNamesTests",
+            dependencies: ["Ripple", "RippleTesting", .product(name: "OpenCombine", package: "OpenCombine")]),
+        .testTarget(
+            name: "RippleLeakChecks",
+            dependencies: ["RippleCore", "RippleTesting"] + roomNames.map { .target(name: $0) }),
+    ]
+        + rooms.map { .target(name: $0.name, dependencies: ["RippleCore"] + $0.dependencies) }
+        + roomNames.map {
+            .testTarget(name: "\($0)Tests", dependencies: [.target(name: $0), "RippleCore", "RippleTesting"])
+        },
+    swiftLanguageModes: [.v6]
+)
+
+// `@ActionProtocol` on swift-syntax: its own product, so `import Ripple` never builds swift-syntax.
+if withActionProtocol {
+    package.products.append(.library(name: "RippleActionProtocol", targets: ["RippleActionProtocol"]))
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"))
+    package.targets += [
         // The expansion is a library, so its tests need not depend on the macro target (a test target that does
         // makes SwiftPM build every test target for the host, where `@testable import RippleTour` fails).
         .target(
@@ -62,23 +84,10 @@ let package = Package(
             ]),
         .target(name: "RippleActionProtocol", dependencies: ["RipplePipes", "RipplePipesMacros"]),
         .testTarget(name: "RippleActionProtocolTests", dependencies: ["RippleActionProtocol", "RippleTesting"]),
-        .testTarget(
-            name: "RippleNamesTests",
-            dependencies: ["Ripple", "RippleTesting", .product(name: "OpenCombine", package: "OpenCombine")]),
-        .testTarget(
-            name: "RippleLeakChecks",
-            dependencies: ["RippleCore", "RippleTesting"] + roomNames.map { .target(name: $0) }),
     ]
-        + rooms.map { .target(name: $0.name, dependencies: ["RippleCore"] + $0.dependencies) }
-        + roomNames.map {
-            .testTarget(name: "\($0)Tests", dependencies: [.target(name: $0), "RippleCore", "RippleTesting"])
-        },
-    swiftLanguageModes: [.v6]
-)
-
-// The expansion tests compile swift-syntax a second time (for the tests, beside the macro's own copy). CI's
-// sanitizer and release passes set RIPPLE_SKIP_MACRO_EXPANSION_TESTS=1: the debug pass already runs them.
-if Context.environment["RIPPLE_SKIP_MACRO_EXPANSION_TESTS"] == nil {
+}
+// The expansion tests compile swift-syntax a second time (for the tests, beside the macro's own copy).
+if withExpansionTests {
     package.targets.append(.testTarget(
         name: "RipplePipesMacroTests",
         dependencies: [

@@ -1,6 +1,8 @@
 import Foundation
-import RippleActionProtocol
 import RipplePipes
+#if canImport(RippleActionProtocol)
+import RippleActionProtocol
+#endif
 
 /// `@protocol actionPipeProtocol` of the seed's sections 1–3, one typed key per method.
 private struct ShareActions: Sendable {
@@ -14,8 +16,8 @@ private struct ObjectActions: Sendable {
     var someFunc = ActionKey<Int, Any?, Any?>("someFuncWithNumber:object:")
 }
 
-/// Section 6's object; it also stands for the whole protocol (`registerProtocol(delegate:)`).
-private final class TestObject: ObjectPipeProtocol, Sendable, CustomStringConvertible {
+/// Section 6's object; with the macro it also stands for the whole protocol (`registerProtocol(delegate:)`).
+private final class TestObject: Sendable, CustomStringConvertible {
     let log: TourLog
 
     init(log: TourLog) {
@@ -27,45 +29,6 @@ private final class TestObject: ObjectPipeProtocol, Sendable, CustomStringConver
     func someFunc(number: Int, object: Any?) -> Any? {
         log.print("\(self) , \(number), \(text(object))")
         return Token()
-    }
-}
-
-/// The same protocols as Swift protocols: `@ActionProtocol` gives each a keys struct and a proxy, so a pipe can be
-/// passed where the protocol is expected (the seed's `(id<actionPipeProtocol>)pipe`).
-@ActionProtocol
-private protocol ActionPipeProtocol {
-    func someFunc(number: Int, object: Any?) -> Double
-    func someFunc2(size: CGSize, object: Any?)
-    func someFunc3()
-}
-
-@ActionProtocol
-private protocol ObjectPipeProtocol {
-    @discardableResult
-    func someFunc(number: Int, object: Any?) -> Any?
-}
-
-/// The seed's AOP use: a view's delegate protocol, answered by three pipes — analytics before, the real controller
-/// (an object registered for the whole protocol), a permission check after — none of which knows the others.
-@ActionProtocol
-private protocol DocumentViewDelegate {
-    func documentDidOpen(id: Int)
-    func canDelete(id: Int) -> Bool?
-}
-
-private final class DocumentController: DocumentViewDelegate, Sendable {
-    let log: TourLog
-
-    init(log: TourLog) {
-        self.log = log
-    }
-
-    func documentDidOpen(id: Int) {
-        log.print("controller _ showing document \(id)")
-    }
-
-    func canDelete(id: Int) -> Bool? {
-        true
     }
 }
 
@@ -249,9 +212,55 @@ let pipesSection = TourSection(name: "pipes", summary: "typed actions along a ch
         log.print("result _ \(text(fReturn))")
     }
 
+    #if canImport(RippleActionProtocol)
     showPipesAsTheProtocol(log)
     showADelegateSplitOverThreePipes(log)
+    #endif
 }
+
+// The product is left out of CI's release leak check (RIPPLE_WITHOUT_ACTION_PROTOCOL, see Package.swift); every
+// other build has it.
+#if canImport(RippleActionProtocol)
+/// The same protocols as Swift protocols: `@ActionProtocol` gives each a keys struct and a proxy, so a pipe can be
+/// passed where the protocol is expected (the seed's `(id<actionPipeProtocol>)pipe`).
+@ActionProtocol
+private protocol ActionPipeProtocol {
+    func someFunc(number: Int, object: Any?) -> Double
+    func someFunc2(size: CGSize, object: Any?)
+    func someFunc3()
+}
+
+@ActionProtocol
+private protocol ObjectPipeProtocol {
+    @discardableResult
+    func someFunc(number: Int, object: Any?) -> Any?
+}
+
+/// The seed's AOP use: a view's delegate protocol, answered by three pipes — analytics before, the real controller
+/// (an object registered for the whole protocol), a permission check after — none of which knows the others.
+@ActionProtocol
+private protocol DocumentViewDelegate {
+    func documentDidOpen(id: Int)
+    func canDelete(id: Int) -> Bool?
+}
+
+private final class DocumentController: DocumentViewDelegate, Sendable {
+    let log: TourLog
+
+    init(log: TourLog) {
+        self.log = log
+    }
+
+    func documentDidOpen(id: Int) {
+        log.print("controller _ showing document \(id)")
+    }
+
+    func canDelete(id: Int) -> Bool? {
+        true
+    }
+}
+
+extension TestObject: ObjectPipeProtocol {}
 
 /// Sections 1–3, 4.3 and 6 again, every call made on the pipe as the protocol.
 private func showPipesAsTheProtocol(_ log: TourLog) {
@@ -334,3 +343,4 @@ private func showADelegateSplitOverThreePipes(_ log: TourLog) {
     log.print("canDelete(7) _ \(delegate.canDelete(id: 7).map { "\($0)" } ?? "nil")")
     withExtendedLifetime(controller) {}
 }
+#endif
