@@ -1,4 +1,5 @@
 // swift-tools-version: 6.2
+import CompilerPluginSupport
 import PackageDescription
 
 // Ripple: one module per seed library ("room"), all standing on RippleCore.
@@ -14,6 +15,12 @@ let rooms: [(name: String, dependencies: [Target.Dependency])] = [
     ("RippleLifecycle", []),
 ]
 let roomNames = rooms.map(\.name)
+
+/// `@ActionProtocol` (product RippleActionProtocol) compiles swift-syntax, for the macro and for its expansion tests.
+/// CI's release leak check sets RIPPLE_WITHOUT_ACTION_PROTOCOL=1 (it needs none of it, and a release swift-syntax
+/// costs about ten minutes here), its sanitizer passes RIPPLE_SKIP_MACRO_EXPANSION_TESTS=1 (the debug pass runs them).
+let withActionProtocol = Context.environment["RIPPLE_WITHOUT_ACTION_PROTOCOL"] == nil
+let withExpansionTests = withActionProtocol && Context.environment["RIPPLE_SKIP_MACRO_EXPANSION_TESTS"] == nil
 
 let package = Package(
     name: "Ripple",
@@ -37,7 +44,9 @@ let package = Package(
         // Test sources and recorders for nodes and signals (hot/cold sources, `start(created:subscribed:disposed:)`).
         .target(name: "RippleTesting", dependencies: ["RippleCore", "RippleNodes", "RippleSignals"]),
         .executableTarget(
-            name: "RippleTour", dependencies: ["RippleCore"] + roomNames.map { .target(name: $0) }),
+            name: "RippleTour",
+            dependencies: ["RippleCore"] + roomNames.map { .target(name: $0) }
+                + (withActionProtocol ? ["RippleActionProtocol"] : [])),
         .testTarget(name: "RippleCoreTests", dependencies: ["RippleCore", "RippleTesting"]),
         .testTarget(
             name: "RippleTestingTests", dependencies: ["RippleTesting", "RippleCore", "RippleNodes", "RippleSignals"]),
@@ -57,3 +66,36 @@ let package = Package(
         },
     swiftLanguageModes: [.v6]
 )
+
+// `@ActionProtocol` on swift-syntax: its own product, so `import Ripple` never builds swift-syntax.
+if withActionProtocol {
+    package.products.append(.library(name: "RippleActionProtocol", targets: ["RippleActionProtocol"]))
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"))
+    package.targets += [
+        // The expansion is a library, so its tests need not depend on the macro target (a test target that does
+        // makes SwiftPM build every test target for the host, where `@testable import RippleTour` fails).
+        .target(
+            name: "RipplePipesMacroSupport",
+            dependencies: [
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+            ]),
+        .macro(
+            name: "RipplePipesMacros",
+            dependencies: [
+                "RipplePipesMacroSupport", .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ]),
+        .target(name: "RippleActionProtocol", dependencies: ["RipplePipes", "RipplePipesMacros"]),
+        .testTarget(name: "RippleActionProtocolTests", dependencies: ["RippleActionProtocol", "RippleTesting"]),
+    ]
+}
+// The expansion tests compile swift-syntax a second time (for the tests, beside the macro's own copy).
+if withExpansionTests {
+    package.targets.append(.testTarget(
+        name: "RipplePipesMacroTests",
+        dependencies: [
+            "RipplePipesMacroSupport",
+            .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+            .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+        ]))
+}

@@ -19,15 +19,29 @@ public struct ActionCall<Actions: Sendable, each Argument, Result>: Sendable {
     }
 
     /// Runs the action along the chain; the last action that ran gives the result, `nil` when none ran.
-    @inlinable @discardableResult
+    @inlinable @discardableResult @_disfavoredOverload
     public func callAsFunction(_ arguments: repeat each Argument) -> Result? {
         pipe.perform(slot: slot, state: state, repeat each arguments)
     }
 
+    /// For an optional result: one optional, `nil` when no action ran or the last one returned `nil`.
+    @inlinable @discardableResult
+    public func callAsFunction<Wrapped>(_ arguments: repeat each Argument) -> Wrapped? where Result == Wrapped? {
+        // Typed: perform's result type is its own generic parameter, which `?? nil` alone would infer as Wrapped.
+        let outcome: Wrapped?? = pipe.perform(slot: slot, state: state, repeat each arguments)
+        return outcome ?? nil
+    }
+
     /// Runs the action along the chain, awaiting async actions in order.
-    @discardableResult
+    @discardableResult @_disfavoredOverload
     public func callAsync(_ arguments: repeat each Argument) async -> Result? {
         await pipe.performAsync(slot: slot, state: state, repeat each arguments)
+    }
+
+    @discardableResult
+    public func callAsync<Wrapped>(_ arguments: repeat each Argument) async -> Wrapped? where Result == Wrapped? {
+        let outcome: Wrapped?? = await pipe.performAsync(slot: slot, state: state, repeat each arguments)
+        return outcome ?? nil
     }
 }
 
@@ -45,15 +59,32 @@ public struct StatefulActionPipe<Actions: Sendable>: Sendable {
         ActionCall(pipe: pipe, slot: pipe.actions[keyPath: key].slot, state: state)
     }
 
-    @inlinable @discardableResult
+    @inlinable @discardableResult @_disfavoredOverload
     public func call<each Argument, Result>(_ key: KeyPath<Actions, ActionKey<repeat each Argument, Result>>,
                                             _ arguments: repeat each Argument) -> Result? {
         pipe.perform(slot: pipe.actions[keyPath: key].slot, state: state, repeat each arguments)
     }
 
-    @discardableResult
+    @inlinable @discardableResult
+    public func call<each Argument, Wrapped>(_ key: KeyPath<Actions, ActionKey<repeat each Argument, Wrapped?>>,
+                                             _ arguments: repeat each Argument) -> Wrapped? {
+        let slot = pipe.actions[keyPath: key].slot
+        let outcome: Wrapped?? = pipe.perform(slot: slot, state: state, repeat each arguments)
+        return outcome ?? nil
+    }
+
+    @discardableResult @_disfavoredOverload
     public func callAsync<each Argument, Result>(_ key: KeyPath<Actions, ActionKey<repeat each Argument, Result>>,
                                                  _ arguments: repeat each Argument) async -> Result? {
         await pipe.performAsync(slot: pipe.actions[keyPath: key].slot, state: state, repeat each arguments)
+    }
+
+    @discardableResult
+    public func callAsync<each Argument, Wrapped>(
+        _ key: KeyPath<Actions, ActionKey<repeat each Argument, Wrapped?>>, _ arguments: repeat each Argument
+    ) async -> Wrapped? {
+        let slot = pipe.actions[keyPath: key].slot
+        let outcome: Wrapped?? = await pipe.performAsync(slot: slot, state: state, repeat each arguments)
+        return outcome ?? nil
     }
 }

@@ -54,17 +54,35 @@ public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
     }
 
     /// Calls an action along the chain; returns what the last action that ran returned, or `nil` when none ran.
-    @inlinable @discardableResult
+    @inlinable @discardableResult @_disfavoredOverload
     public func call<each Argument, Result>(_ key: KeyPath<Actions, ActionKey<repeat each Argument, Result>>,
                                             _ arguments: repeat each Argument) -> Result? {
         perform(slot: actions[keyPath: key].slot, state: nil, repeat each arguments)
     }
 
+    /// Calls an action whose result is optional: one optional, `nil` when no action ran or the last one returned
+    /// `nil` (tell them apart with ``responds(to:)`` or the process, if it matters).
+    @inlinable @discardableResult
+    public func call<each Argument, Wrapped>(_ key: KeyPath<Actions, ActionKey<repeat each Argument, Wrapped?>>,
+                                             _ arguments: repeat each Argument) -> Wrapped? {
+        // Typed: perform's result type is its own generic parameter, which `?? nil` alone would infer as Wrapped.
+        let outcome: Wrapped?? = perform(slot: actions[keyPath: key].slot, state: nil, repeat each arguments)
+        return outcome ?? nil
+    }
+
     /// Calls an action along the chain, awaiting async actions (`asyncAction`) in order.
-    @discardableResult
+    @discardableResult @_disfavoredOverload
     public func callAsync<each Argument, Result>(_ key: KeyPath<Actions, ActionKey<repeat each Argument, Result>>,
                                                  _ arguments: repeat each Argument) async -> Result? {
         await performAsync(slot: actions[keyPath: key].slot, state: nil, repeat each arguments)
+    }
+
+    @discardableResult
+    public func callAsync<each Argument, Wrapped>(
+        _ key: KeyPath<Actions, ActionKey<repeat each Argument, Wrapped?>>, _ arguments: repeat each Argument
+    ) async -> Wrapped? {
+        let outcome: Wrapped?? = await performAsync(slot: actions[keyPath: key].slot, state: nil, repeat each arguments)
+        return outcome ?? nil
     }
 
     /// Calls that run only the actions whose state shares a bit with `state`, plus the actions without a state.
@@ -122,7 +140,16 @@ public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Whether this pipe (not its chain) has an action for `key`.
+    /// Whether some pipe of this pipe's chain has an action for `key` (the seed's `respondsToSelector:`): whether a
+    /// call may run one. Requirements and states are not checked; they are decided per call.
+    public func responds<each Argument, Result>(
+        to key: KeyPath<Actions, ActionKey<repeat each Argument, Result>>
+    ) -> Bool {
+        let slot = actions[keyPath: key].slot
+        return pipeGraphLock.withLock { currentChain.cores.contains { $0.registrations[slot] != nil } }
+    }
+
+    /// Whether this pipe (not its chain) has an action for `key`; ``responds(to:)`` asks the whole chain.
     public func hasAction<each Argument, Result>(
         _ key: KeyPath<Actions, ActionKey<repeat each Argument, Result>>
     ) -> Bool {

@@ -3,8 +3,9 @@ import RippleCore
 /// How a call runs along the chain. The synchronous path is `@inlinable` so that it is specialised for the key's
 /// types where it is called: no generic metadata lookups and no allocation per call.
 extension ActionPipe {
+    /// `tuple`: what the call's process starts with (`doWithTuple`); the plain calls pass `nil`, which folds away.
     @inlinable @inline(__always)
-    func perform<each Argument, Result>(slot: Int, state: ActionState?,
+    func perform<each Argument, Result>(slot: Int, state: ActionState?, tuple: PipeTuple? = nil,
                                         _ arguments: repeat each Argument) -> Result? {
         // Counted as a reader of the pipe's plan, the call borrows the published plan: no lock, no retain.
         let plan = core.plan.enter() ?? publishPlan()
@@ -16,6 +17,9 @@ extension ActionPipe {
             let (calls, pooled) = ActionProcess.beginSyncCall(
                 on: threadCalls, frame: UnsafeMutableRawPointer(frame),
                 access: FrameAccessor<repeat each Argument, Result>.self, state: state, slot: slot, entry: self)
+            if let tuple {
+                ActionProcess.startTuple(tuple, in: pooled)
+            }
             let (result, shared) = runSync(registrations, pooled: pooled, frame: frame, state: state)
             ActionProcess.endSyncCall(calls, knownUnique: !shared)
             return result
@@ -102,7 +106,7 @@ extension ActionPipe {
         }
     }
 
-    func performAsync<each Argument, Result>(slot: Int, state: ActionState?,
+    func performAsync<each Argument, Result>(slot: Int, state: ActionState?, tuple: PipeTuple? = nil,
                                              _ arguments: repeat each Argument) async -> Result? {
         // An async call keeps its own references rather than staying counted as a reader across its awaits.
         let plan = core.plan.enter() ?? publishPlan()
@@ -114,9 +118,14 @@ extension ActionPipe {
         let process = ActionProcess(
             asyncCall: box, frame: UnsafeMutableRawPointer(box.pointer),
             access: FrameAccessor<repeat each Argument, Result>.self, state: state, slot: slot, entry: self)
-        return await ActionProcess.$taskCurrent.withValue(process) {
+        if let tuple {
+            process.tuple = tuple
+        }
+        let result = await ActionProcess.$taskCurrent.withValue(process) {
             await runAsync(registrations, process: process, frame: box.pointer, state: state)
         }
+        process.lock.withLock { process.callEnded = true }
+        return result
     }
 
     /// Runs the registrations in chain order, awaiting async actions. The lock is never held across an `await`.

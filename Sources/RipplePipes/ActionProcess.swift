@@ -52,6 +52,8 @@ public final class ActionProcess: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var unretainedEntry: Unmanaged<AnyObject>?
     /// Guarded by `lock`. The pipe an async call went through, or a kept process's pipe.
     @exclusivity(unchecked) var retainedEntry: AnyObject?
+    /// Guarded by `lock`. Set when the call ended while this process was still referenced (kept, or an async call's).
+    @exclusivity(unchecked) var callEnded = false
 
     /// A pooled process, set up by each synchronous call that uses it.
     init() {}
@@ -118,17 +120,26 @@ public final class ActionProcess: @unchecked Sendable {
     }
 
     /// Replaces the argument at a 1-based position for every action after this one in the call (the seed's
-    /// `changeArgumentOld:toNew:`). The value must have the argument's type.
-    public func changeArgument<Value>(at index: Int, to value: Value) {
+    /// `changeArgumentOld:toNew:`), and tells whether it did: `false` once the call has ended (a process kept after
+    /// its call), when no later action can see the change.
+    ///
+    /// The value must have the argument's type; another type stops with a programmer error naming the argument,
+    /// its type and the value's.
+    @discardableResult
+    public func changeArgument<Value>(at index: Int, to value: Value) -> Bool {
         requireArgumentIndex(index, "ActionProcess.changeArgument(at:to:)")
-        let mismatch = lock.withLock { () -> String? in
-            guard let frame, let access else { return nil }
-            return access.replaceArgument(frame, at: index, with: value)
+        let (applied, mismatch) = lock.withLock { () -> (Bool, String?) in
+            guard !callEnded, let frame, let access else { return (false, nil) }
+            let mismatch = access.replaceArgument(frame, at: index, with: value)
+            return (mismatch == nil, mismatch)
         }
         if let expected = mismatch {
-            programmerError("ActionProcess.changeArgument(at:to:) needs a \(expected) for argument \(index) of "
-                            + "\(actionName), got \(type(of: value as Any))")
+            let name = actionName
+            let label = argumentLabel(in: name, at: index).map { " (\($0))" } ?? ""
+            programmerError("ActionProcess.changeArgument(at:to:) needs a \(expected) for argument \(index)\(label) "
+                            + "of \(name), got \(type(of: value as Any))")
         }
+        return applied
     }
 
     /// The pipe the call went through, typed; calling it again runs the chain from its head.
@@ -142,6 +153,12 @@ public final class ActionProcess: @unchecked Sendable {
         if !(1...max(count, 1)).contains(index) || count == 0 {
             programmerError("\(api) needs an index in 1...\(count) for \(actionName), got \(index)")
         }
+    }
+
+    /// Whether the upstream action threw: the last return value is a failed `Result` (a `throws` method's key, see
+    /// ``ActionRegistration/throwingAction(_:)``). Throwing actions after it are skipped, so the call throws it.
+    public var upstreamFailed: Bool {
+        (upstreamReturnValue as? any ResultOutcome)?.isFailure ?? false
     }
 
     /// Call with `lock` held.
@@ -210,6 +227,15 @@ public final class ActionProcess: @unchecked Sendable {
         calls._withUnsafeGuaranteedRef { $0.pop(knownUnique: knownUnique) }
     }
 
+    /// Gives a synchronous call's process its starting tuple (`doWithTuple`). Call right after `beginSyncCall`, while
+    /// the pool holds the only reference.
+    @usableFromInline
+    static func startTuple(_ tuple: PipeTuple, in pooled: UnsafeMutablePointer<ActionProcess>) {
+        let process = pooled.pointee
+        process.storedTuple = tuple
+        process.tupleWritten = true
+    }
+
     /// Releases the tuple's values before the process is reused. Call as `resetForReuse` does.
     @usableFromInline
     func clearTuple() {
@@ -227,6 +253,7 @@ public final class ActionProcess: @unchecked Sendable {
         }
         retainedEntry = unretainedEntry?.takeUnretainedValue()
         unretainedEntry = nil
+        callEnded = true
     }
 
     /// Call with `lock` held (or owning the only reference), at the end of a call, when nothing else references this
@@ -239,5 +266,31 @@ public final class ActionProcess: @unchecked Sendable {
         frame = nil
         access = nil
         unretainedEntry = nil
+    }
+}
+
+/// The label of a 1-based argument in an action's name, for messages: `object` in `someFunc(number:object:)`,
+/// `object:` in the selector `someFuncWithNumber:object:`; nil when the name has no such part or it is `_`.
+func argumentLabel(in name: String, at index: Int) -> String? {
+    if let open = name.firstIndex(of: "("), name.hasSuffix(")") {
+        let labels = name[name.index(after: open)..<name.index(before: name.endIndex)]
+            .split(separator: ":", omittingEmptySubsequences: false).dropLast()
+        guard labels.indices.contains(labels.startIndex + index - 1) else { return nil }
+        let label = labels[labels.startIndex + index - 1]
+        return label == "_" ? nil : String(label)
+    }
+    let pieces = name.split(separator: ":", omittingEmptySubsequences: false).dropLast()
+    guard pieces.indices.contains(pieces.startIndex + index - 1) else { return nil }
+    return pieces[pieces.startIndex + index - 1] + ":"
+}
+
+/// Any `Result`, whatever its types: how ``ActionProcess/upstreamFailed`` recognises a failure.
+protocol ResultOutcome {
+    var isFailure: Bool { get }
+}
+
+extension Result: ResultOutcome {
+    var isFailure: Bool {
+        if case .failure = self { true } else { false }
     }
 }

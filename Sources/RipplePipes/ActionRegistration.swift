@@ -82,6 +82,19 @@ public struct ActionRegistration<Actions: Sendable, each Argument, Result> {
         })
     }
 
+    /// Registers an action that may decline a call: returning `nil` skips it, as a freed delegate is skipped (it
+    /// does not count as having run and leaves the upstream return value as it was).
+    public func skippableAction(_ body: @escaping @Sendable (ActionProcess, repeat each Argument) -> Result?) {
+        install(body: body, asyncBody: nil)
+    }
+
+    /// ``skippableAction(_:)`` for an async action, run by `callAsync`.
+    public func skippableAsyncAction(
+        _ body: @escaping @Sendable (ActionProcess, repeat each Argument) async -> Result?
+    ) {
+        install(body: nil, asyncBody: body)
+    }
+
     /// Registers `object` as the responder, held weakly: `body` forwards the call to it. Once `object` is freed
     /// the action is skipped (it does not run and does not change the upstream return value).
     public func delegate<Target: AnyObject & Sendable>(
@@ -114,11 +127,41 @@ public struct ActionRegistration<Actions: Sendable, each Argument, Result> {
         }, asyncBody: nil)
     }
 
-    private func install(plainBody: (@Sendable (ActionProcess, repeat each Argument) -> Result)? = nil,
-                         body: (@Sendable (ActionProcess, repeat each Argument) -> Result?)?,
-                         asyncBody: (@Sendable (ActionProcess, repeat each Argument) async -> Result?)?) {
+    fileprivate func install(plainBody: (@Sendable (ActionProcess, repeat each Argument) -> Result)? = nil,
+                             body: (@Sendable (ActionProcess, repeat each Argument) -> Result?)?,
+                             asyncBody: (@Sendable (ActionProcess, repeat each Argument) async -> Result?)?) {
         let registration = Registration<repeat each Argument, Result>(
             state: requiredState, requirements: requirements, plainBody: plainBody, body: body, asyncBody: asyncBody)
         pipe.install(registration, slot: key.slot)
+    }
+}
+
+/// Actions of a `throws` method: their key's result is a `Result`, whose failure is the error thrown.
+///
+/// The first action that throws ends the call: its failure stays the call's result (throwing actions after it are
+/// skipped), and a proxy of `@ActionProtocol` rethrows it.
+extension ActionRegistration {
+    /// Registers a throwing action; what it throws becomes the call's result, a `.failure`.
+    public func throwingAction<Success>(
+        _ body: @escaping @Sendable (ActionProcess, repeat each Argument) throws -> Success
+    ) where Result == Swift.Result<Success, any Error> {
+        install(body: { (process: ActionProcess, arguments: repeat each Argument) -> Result? in
+            guard !process.upstreamFailed else { return nil }
+            return Swift.Result { try body(process, repeat each arguments) }
+        }, asyncBody: nil)
+    }
+
+    /// ``throwingAction(_:)`` for an async throwing action, run by `callAsync`.
+    public func asyncThrowingAction<Success>(
+        _ body: @escaping @Sendable (ActionProcess, repeat each Argument) async throws -> Success
+    ) where Result == Swift.Result<Success, any Error> {
+        install(body: nil, asyncBody: { (process: ActionProcess, arguments: repeat each Argument) async -> Result? in
+            guard !process.upstreamFailed else { return nil }
+            do {
+                return .success(try await body(process, repeat each arguments))
+            } catch {
+                return .failure(error)
+            }
+        })
     }
 }

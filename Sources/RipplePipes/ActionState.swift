@@ -1,7 +1,10 @@
+import RippleCore
+
 /// A set of state bits attached to an action with `.state(_:)` and selected by ``ActionPipe/doWithState(_:)``.
 ///
-/// The seed uses plain integers as bit masks (`state(1)`, `state(10)`, `doWithState(1 | 10)`); integer literals work
-/// here too, and an array literal is their union: `doWithState([1, 10])`. Name your own states in an extension:
+/// The seed uses plain integers as bit masks (`state(1)`, `state(10)`, `doWithState(1 | 10)`); the same spellings work
+/// here: integer literals are states, `|` is their union (as is an array literal, `doWithState([1, 10])`), and an
+/// integer held in a variable converts with `ActionState(mask)`. Name your own states in an extension:
 ///
 /// ```swift
 /// extension ActionState {
@@ -18,6 +21,19 @@ public struct ActionState: OptionSet, Sendable, Hashable, ExpressibleByIntegerLi
 
     public init(integerLiteral value: UInt64) {
         self.rawValue = value
+    }
+
+    /// The state whose bits are `mask`'s; a negative mask stops with a programmer error naming it.
+    public init(_ mask: some BinaryInteger) {
+        guard mask >= 0, let bits = UInt64(exactly: mask) else {
+            programmerError("ActionState.init(_:) needs a mask ≥ 0, got \(mask)")
+        }
+        self.rawValue = bits
+    }
+
+    /// The union of two states: `doWithState(1 | 10)` runs the actions of state 1 and of state 10.
+    public static func | (lhs: ActionState, rhs: ActionState) -> ActionState {
+        lhs.union(rhs)
     }
 
     /// Whether an action registered with `self` runs in a call made with `callState` (nil: a call without state).

@@ -1,5 +1,8 @@
 import Foundation
 import RipplePipes
+#if canImport(RippleActionProtocol)
+import RippleActionProtocol
+#endif
 
 /// `@protocol actionPipeProtocol` of the seed's sections 1–3, one typed key per method.
 private struct ShareActions: Sendable {
@@ -13,6 +16,7 @@ private struct ObjectActions: Sendable {
     var someFunc = ActionKey<Int, Any?, Any?>("someFuncWithNumber:object:")
 }
 
+/// Section 6's object; with the macro it also stands for the whole protocol (`registerProtocol(delegate:)`).
 private final class TestObject: Sendable, CustomStringConvertible {
     let log: TourLog
 
@@ -143,7 +147,7 @@ let pipesSection = TourSection(name: "pipes", summary: "typed actions along a ch
         log.code("doWithState(10)")
         pipe1.doWithState(10).someFunc(0, nil)
         log.code("doWithState(1 | 10)")
-        pipe1.doWithState(ActionState(rawValue: 1 | 10)).someFunc(0, nil)
+        pipe1.doWithState(1 | 10).someFunc(0, nil)
     }
 
     log.heading("RipplePipes 5.1 — extra values down the chain: process.tuple")
@@ -163,7 +167,7 @@ let pipesSection = TourSection(name: "pipes", summary: "typed actions along a ch
         }
         pipe1.addPipe(pipe2)
         let fReturn = pipe1.someFunc(999, nil)
-        log.print("result _ \(text(fReturn ?? nil))")
+        log.print("result _ \(text(fReturn))")
     }
 
     log.heading("RipplePipes 5.2 — change an argument for the actions downstream")
@@ -181,7 +185,7 @@ let pipesSection = TourSection(name: "pipes", summary: "typed actions along a ch
         }
         pipe1.addPipe(pipe2)
         let fReturn = pipe1.someFunc(999, nil)
-        log.print("result _ \(text(fReturn ?? nil))")
+        log.print("result _ \(text(fReturn))")
     }
 
     log.heading("RipplePipes 5.3 — the upstream return value")
@@ -193,7 +197,7 @@ let pipesSection = TourSection(name: "pipes", summary: "typed actions along a ch
         pipe2.registerAction(\.someFunc).action { _, _, _ in ActionProcess.current?.upstreamReturnValue }
         pipe1.addPipe(pipe2)
         let fReturn = pipe1.someFunc(999, nil)
-        log.print("result _ \(text(fReturn ?? nil))")
+        log.print("result _ \(text(fReturn))")
     }
 
     log.heading("RipplePipes 6 — an object's method as the action")
@@ -205,6 +209,138 @@ let pipesSection = TourSection(name: "pipes", summary: "typed actions along a ch
             object.someFunc(number: number, object: text)
         }
         let fReturn = pipe1.someFunc(999, "in instance object")
-        log.print("result _ \(text(fReturn ?? nil))")
+        log.print("result _ \(text(fReturn))")
+    }
+
+    #if canImport(RippleActionProtocol)
+    showPipesAsTheProtocol(log)
+    showADelegateSplitOverThreePipes(log)
+    #endif
+}
+
+// The product is left out of CI's release leak check (RIPPLE_WITHOUT_ACTION_PROTOCOL, see Package.swift); every
+// other build has it.
+#if canImport(RippleActionProtocol)
+/// The same protocols as Swift protocols: `@ActionProtocol` gives each a keys struct and a proxy, so a pipe can be
+/// passed where the protocol is expected (the seed's `(id<actionPipeProtocol>)pipe`).
+@ActionProtocol
+private protocol ActionPipeProtocol {
+    func someFunc(number: Int, object: Any?) -> Double
+    func someFunc2(size: CGSize, object: Any?)
+    func someFunc3()
+}
+
+@ActionProtocol
+private protocol ObjectPipeProtocol {
+    @discardableResult
+    func someFunc(number: Int, object: Any?) -> Any?
+}
+
+/// The seed's AOP use: a view's delegate protocol, answered by three pipes — analytics before, the real controller
+/// (an object registered for the whole protocol), a permission check after — none of which knows the others.
+@ActionProtocol
+private protocol DocumentViewDelegate {
+    func documentDidOpen(id: Int)
+    func canDelete(id: Int) -> Bool?
+}
+
+private final class DocumentController: DocumentViewDelegate, Sendable {
+    let log: TourLog
+
+    init(log: TourLog) {
+        self.log = log
+    }
+
+    func documentDidOpen(id: Int) {
+        log.print("controller _ showing document \(id)")
+    }
+
+    func canDelete(id: Int) -> Bool? {
+        true
     }
 }
+
+extension TestObject: ObjectPipeProtocol {}
+
+/// Sections 1–3, 4.3 and 6 again, every call made on the pipe as the protocol.
+private func showPipesAsTheProtocol(_ log: TourLog) {
+    log.heading("RipplePipes — a pipe as the protocol: @ActionProtocol")
+    log.code("let actions: any ActionPipeProtocol = pipe.as(ActionPipeProtocol.self)")
+    do {
+        let pipe = ActionPipe<ActionPipeProtocolKeys>()
+        pipe.registerAction(\.someFunc).action { _, number, object in
+            log.print("number _ \(number) , objc _ \(text(object))")
+            return 100.0
+        }
+        let actions: any ActionPipeProtocol = pipe.as(ActionPipeProtocol.self)
+        let fReturn = actions.someFunc(number: 999, object: [1, 2, 3])
+        log.print("result _ \(f(fReturn))")
+    }
+
+    log.code("pipes[2].as(ActionPipeProtocol.self).someFunc2(size: size, object: \"hello\")")
+    do {
+        let pipes = (1...3).map { _ in ActionPipe<ActionPipeProtocolKeys>() }
+        for (index, pipe) in pipes.enumerated() {
+            pipe.registerAction(\.someFunc2).action { _, size, object in
+                log.print("pipe\(index + 1) _ called size: \(f(size.height)) \(f(size.width)) , \(text(object))")
+            }
+        }
+        pipes[1].registerAction(\.someFunc3).action { _ in log.print("someFunc3 called.") }
+        pipes[0].addPipe(pipes[1]).addPipe(pipes[2])
+        pipes[2].as(ActionPipeProtocol.self).someFunc2(size: CGSize(width: 10, height: 20), object: "hello")
+        pipes[0].as(ActionPipeProtocol.self).someFunc3()
+        log.print("responds to someFunc3 through pipe3: \(pipes[2].responds(to: \.someFunc3))")
+    }
+
+    log.code("pipe1.doWithState(1 | 10).as(ObjectPipeProtocol.self).someFunc(number: 0, object: nil)")
+    do {
+        let pipe1 = ActionPipe<ObjectPipeProtocolKeys>()
+        pipe1.registerAction(\.someFunc).state(1).action { _, _, _ in
+            log.print("pipe1 _ state 1.")
+            return nil
+        }
+        let pipe2 = ActionPipe<ObjectPipeProtocolKeys>()
+        pipe2.registerAction(\.someFunc).state(10).action { _, _, _ in
+            log.print("pipe1 _ state 10.")
+            return nil
+        }
+        pipe1.addPipe(pipe2)
+        pipe1.doWithState(1 | 10).as(ObjectPipeProtocol.self).someFunc(number: 0, object: nil)
+    }
+
+    log.code("pipe1.registerProtocol(delegate: object)    // held weakly, like the seed's delegates")
+    do {
+        let pipe1 = ActionPipe<ObjectPipeProtocolKeys>()
+        let delegate = TestObject(log: log)
+        pipe1.registerProtocol(delegate: delegate)
+        let fReturn = pipe1.as(ObjectPipeProtocol.self).someFunc(number: 999, object: "in instance object")
+        log.print("result _ \(text(fReturn))")
+    }
+}
+
+/// The seed's AOP: behaviour added around a class's delegate methods without touching the class.
+private func showADelegateSplitOverThreePipes(_ log: TourLog) {
+    log.heading("RipplePipes — one delegate split over three pipes (AOP)")
+    log.code("analytics.addPipe(controllerPipe).addPipe(permissions); view.delegate = analytics.as(…)")
+    let analytics = ActionPipe<DocumentViewDelegateKeys>()
+    analytics.registerAction(\.documentDidOpen).action { _, id in log.print("analytics _ open \(id)") }
+    let controller = DocumentController(log: log)
+    let controllerPipe = ActionPipe<DocumentViewDelegateKeys>()
+    controllerPipe.registerProtocol(delegate: controller)
+    let permissions = ActionPipe<DocumentViewDelegateKeys>()
+    // Runs after the controller said yes, and vetoes locked documents.
+    permissions.registerAction(\.canDelete).returnKind(of: Bool.self).action { process, id in
+        let locked = id < 10
+        if locked { log.print("permissions _ document \(id) is locked") }
+        return process.upstreamReturn(as: Bool.self) == true && !locked
+    }
+    analytics.addPipe(controllerPipe).addPipe(permissions)
+
+    // What a view holds: the protocol, not the pipes.
+    let delegate: any DocumentViewDelegate = analytics.as(DocumentViewDelegate.self)
+    delegate.documentDidOpen(id: 42)
+    log.print("canDelete(42) _ \(delegate.canDelete(id: 42).map { "\($0)" } ?? "nil")")
+    log.print("canDelete(7) _ \(delegate.canDelete(id: 7).map { "\($0)" } ?? "nil")")
+    withExtendedLifetime(controller) {}
+}
+#endif
