@@ -32,7 +32,10 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SCRATCH = ROOT / ".build-doc-examples"
 # Modules the blocks may import beyond the toolchain's.
-NEEDED_TARGETS = ["Ripple", "RippleTesting"]
+NEEDED_TARGETS = ["Ripple", "RippleTesting", "RippleActionProtocol"]
+# The `@ActionProtocol` macro's compiler plugin, which `swift build --target RippleActionProtocol` builds beside the
+# modules; blocks that use the macro load it from there.
+MACRO_PLUGINS = ["RipplePipesMacros"]
 
 FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*swift\b.*$")
 DIAGNOSTIC = re.compile(r"^(?P<path>[^:\n]+\.swift):(?P<line>\d+):(?P<column>\d+): (?P<kind>error|warning|note): "
@@ -110,6 +113,11 @@ def build_modules():
     return pathlib.Path(bin_path) / "Modules"
 
 
+def plugin_flags(modules):
+    return [flag for plugin in MACRO_PLUGINS
+            for flag in ("-load-plugin-executable", f"{modules.parent / (plugin + '-tool')}#{plugin}")]
+
+
 def library_objects(modules):
     """The object files of Ripple's library modules and what they use, to link a block for --run."""
     skipped = ("Tests", "LeakChecks", "RippleTour", "OpenCombine", "Benchmark")
@@ -120,7 +128,8 @@ def library_objects(modules):
 def run_block(block, modules):
     """Links the block and runs it (10 s at most). Returns (output lines, failed)."""
     executable = block.folder / "example"
-    link = subprocess.run(["swiftc", "-swift-version", "6", "-I", str(modules), str(block.folder / "main.swift"),
+    link = subprocess.run(["swiftc", "-swift-version", "6", "-I", str(modules), *plugin_flags(modules),
+                           str(block.folder / "main.swift"),
                            *library_objects(modules), "-o", str(executable)], capture_output=True, text=True)
     if link.returncode != 0:
         return (link.stdout + link.stderr).splitlines(), True
@@ -141,7 +150,7 @@ def compile_block(block, modules, run=False):
         source = block.folder / "main.swift"
         write_if_changed(source, block.text)
         command = ["swiftc", "-emit-sil", "-o", os.devnull, "-diagnostic-style", "llvm", "-swift-version", "6", "-module-name", "Example",
-                   "-I", str(modules), str(source)]
+                   "-I", str(modules), *plugin_flags(modules), str(source)]
     result = subprocess.run(command, capture_output=True, text=True)
     failed, mapped = result.returncode != 0, []
     # A manifest's stdout is the package's JSON description, noise unless the evaluation failed.
