@@ -37,7 +37,10 @@ struct NamesTests {
         (ActionPipe<NamesActions>.self, "RipplePipes"), (StatefulActionPipe<NamesActions>.self, "RipplePipes"),
         (ActionKey<Int, Double>.self, "RipplePipes"), (ActionCall<NamesActions, Int, Double>.self, "RipplePipes"),
         (ActionRegistration<NamesActions, Int, Double>.self, "RipplePipes"), (ActionProcess.self, "RipplePipes"),
-        (ActionState.self, "RipplePipes"), (PipeTuple.self, "RipplePipes"), (UnhandledOutcomes.self, "RipplePipeline"),
+        (ActionState.self, "RipplePipes"), (PipeTuple.self, "RipplePipes"),
+        ((any ActionProtocolKeys).self, "RipplePipes"), (ActionProxyResult.self, "RipplePipes"),
+        (PreparedActionPipe<NamesActions>.self, "RipplePipes"),
+        (PreparedActionCall<NamesActions, Int, Double>.self, "RipplePipes"), (UnhandledOutcomes.self, "RipplePipeline"),
         ((any Packet).self, "RipplePipeline"), (PacketPort<NamesPacket>.self, "RipplePipeline"),
         ((any PacketSource<NamesPacket>).self, "RipplePipeline"), (PacketOutlet<NamesPacket>.self, "RipplePipeline"),
         (Plumber<NamesPacket>.self, "RipplePipeline"), ((any PipelineStage<NamesPacket>).self, "RipplePipeline"),
@@ -51,7 +54,9 @@ struct NamesTests {
         (OnceLifecycleAction.self, "RippleLifecycle"), (VisibleStack.self, "RippleLifecycle"),
         (SignalNode<Int, Never>.self, "Ripple"), (SignalTermination<Never>.self, "Ripple"),
         (TestScheduler.self, "RippleTesting"), (Recorder<Int>.self, "RippleTesting"),
-        (LeakTracker.self, "RippleTesting"),
+        (LeakTracker.self, "RippleTesting"), (Recorded<Int>.self, "RippleTesting"),
+        (RecordedDifference<Int>.self, "RippleTesting"), (TestSignal<Int, Never>.self, "RippleTesting"),
+        (TestSubscription.self, "RippleTesting"),
     ]
 
     @Test func everyPublicTypeResolvesToRipple() {
