@@ -36,6 +36,8 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
     @usableFromInline @exclusivity(unchecked) final var hasValue = false
     @usableFromInline @exclusivity(unchecked) final var mutableFlag: Bool
     @usableFromInline @exclusivity(unchecked) var nameStorage: String?
+    /// The Observation registrar, created on the first read of `value` (see `NodeObservation.swift`).
+    @usableFromInline @exclusivity(unchecked) final var observation: NodeObservation?
     /// Listeners and downstream transforms, replaced as a whole on every change (see `NodeEdges`).
     @usableFromInline @exclusivity(unchecked) final var edges: NodeEdges = .empty
     /// Bumped (under `lock`) whenever `edges` is replaced. Propagation compares it with the value it saw with its
@@ -73,8 +75,10 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
     }
 
     /// The current value, or nil when the node is empty. For `Node<Int?>`, `.some(nil)` is a held nil value.
+    /// Reading it registers with Swift Observation (`withObservationTracking`, a SwiftUI `body`, `Observations`);
+    /// see <doc:PropertyBinding#A-node-in-SwiftUI>.
     public var value: Value? {
-        lock.withLock { storage }
+        trackedRead { storage }
     }
 
     /// ``value`` without the dynamic dispatch (``MutableNode`` overrides it), so it runs specialised in the
@@ -85,6 +89,7 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
     }
 
     /// Whether the node holds no value (EasyReact's `EZREmpty.empty`).
+    /// Does not register with Observation (read ``value`` in a SwiftUI `body`).
     public final var isEmpty: Bool {
         lock.withLock { !hasValue }
     }
@@ -96,12 +101,12 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
 
     /// The current value, or `defaultValue` when empty (`valueWithDefault:`).
     public final func value(or defaultValue: Value) -> Value {
-        lock.withLock { storage } ?? defaultValue
+        trackedRead { storage } ?? defaultValue
     }
 
     /// Runs `body` with the current value, only when the node is not empty (`getValue:`).
     public final func withValue(_ body: (Value) throws -> Void) rethrows {
-        if let current = lock.withLock({ storage }) { try body(current) }
+        if let current = trackedRead({ storage }) { try body(current) }
     }
 
     /// Makes this node mutable for good and returns it as a ``MutableNode``: the same object (`m === self`).
@@ -132,13 +137,16 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
 
     private var isMutableForDescription: Bool { isMutable }
 
-    /// Empties the node without telling anyone: empty values never reach listeners or downstream nodes.
+    /// Empties the node without telling listeners or downstream nodes (empty values never reach them); Observation
+    /// hears it, since ``value`` changed.
     @usableFromInline
     final func cleanStorage() {
         lock.lock()
         let previous = removeStoredValue()
+        let notifies = observation != nil && previous != nil
         lock.unlock()
         extendLifetime(previous)
+        if notifies { notifyObservation() }
     }
 }
 

@@ -202,9 +202,13 @@ extension Node {
             // A lone edge has none: an address no object has then, so each check is one comparison.
             let tombstone = snapshot.shape == .list
                 ? snapshot.object.toOpaque() : UnsafeMutableRawPointer(bitPattern: 1).unsafelyUnwrapped
+            // Read under the lock: whether Observation must hear this settle (see `NodeObservation.swift`).
+            let observed = observation != nil
             lock.unlock()
             state.path.push(ObjectIdentifier(self))
             state.depth += 1
+            // Observation first, as a first listener: its `onChange` is user code, so it runs in the frame.
+            if observed { notifyObservation() }
             var index = 0
             while index < listenerCount {
                 if listeners[index].toOpaque() != tombstone {
