@@ -56,6 +56,26 @@ struct NodeObservationTests {
         #expect(fired.withLock { $0 } == 1)
     }
 
+    /// A node notifies only when read since its last notification (the read flag): settles with no read in between
+    /// skip Observation, and a tracking registered after them is still reached by the next set.
+    @Test func trackingAfterUntrackedReadsAndSilentSetsStillFires() {
+        let node = MutableNode(1)
+        _ = node.value                      // an untracked read: the registrar exists, the flag is raised
+        node.value = 2                      // notifies nobody and clears the flag
+        node.value = 3                      // no read since: skips Observation
+        let fired = Locked(0)
+        let read = withObservationTracking { node.value } onChange: { fired.withLock { $0 += 1 } }
+        #expect(read == 3)
+        node.value = 4
+        #expect(fired.withLock { $0 } == 1)
+        // value(or:) and withValue raise the flag too.
+        let again = Locked(0)
+        withObservationTracking { _ = node.value(or: 0) } onChange: { again.withLock { $0 += 1 } }
+        node.value = 5
+        node.value = 6
+        #expect(again.withLock { $0 } == 1)
+    }
+
     @Test func aDerivedNodeFiresOnChangeWhenItSettles() {
         let source = MutableNode(1)
         let doubled = source.map { $0 * 2 }
