@@ -64,9 +64,12 @@ extension MutableNode {
         if self === other {
             programmerError("\(api) cannot sync node '\(name ?? "undefined")' with itself")
         }
-        for (node, isMutable) in [(self as any GraphNode, isMutable), (other, other.isMutable)] where !isMutable {
-            programmerError("\(api) cannot write into read-only node '\(node.name ?? "undefined")'; call mutablify() first")
+        func readOnly(_ node: any GraphNode) -> Never {
+            let name = node.name ?? "undefined"
+            programmerError("\(api) cannot write into read-only node '\(name)'; call mutablify() first")
         }
+        if !isMutable { readOnly(self) }
+        if !other.isMutable { readOnly(other) }
         connect(other, through: backward)
         other.connect(self, through: forward)
         return ClosureCancelToken {
