@@ -257,13 +257,15 @@ struct EngineTests {
         #expect(received.values == ["1xtrue", "2yfalse", "3ztrue"])
     }
 
-    @Test func lateCasePicksUpTheLatestValueOfItsKey() {
+    @Test func lateCaseStartsWithTheCurrentValueOnlyIfItHasItsKey() {
         let node = MutableNode<String>()
         let nodes = node.switch { $0.hasPrefix("李雷") ? "李雷" : nil }
         node.value = "李雷：你好"
+        #expect(nodes.case("李雷").value == "李雷：你好")
         node.value = "旁白"
+        // As in EasyReact: 李雷 spoke before, but the current value is another key's, so a new case starts empty.
         let liLei = nodes.case("李雷")
-        #expect(liLei.value == "李雷：你好")
+        #expect(liLei.isEmpty)
         let aside = nodes.default
         #expect(aside.value == "旁白")
         let nobody = nodes.case("韩梅梅")

@@ -116,13 +116,22 @@ public struct Listening<Value: Sendable> {
     public func withTarget<Target: AnyObject & Sendable>(
         _ target: Target, _ block: @escaping @Sendable (Target, Value) -> Void
     ) -> any CancelToken {
+        withTarget(target) { target, value, _ in block(target, value) }
+    }
+
+    /// ``withTarget(_:_:)`` with the context too (the two-argument form of EasyReact's `withSelector:`): calls
+    /// `block` with `target`, each value and its context while `target` lives.
+    @discardableResult
+    public func withTarget<Target: AnyObject & Sendable>(
+        _ target: Target, _ block: @escaping @Sendable (Target, Value, (any Sendable)?) -> Void
+    ) -> any CancelToken {
         let slot = CancelSlot()
-        let edge = withContextBlock { [weak target] value, _ in
+        let edge = withContextBlock { [weak target] value, context in
             guard let target else {
                 slot.cancel()
                 return
             }
-            block(target, value)
+            block(target, value, context)
         }
         slot.set(edge)
         return edge

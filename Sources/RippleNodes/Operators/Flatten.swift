@@ -5,7 +5,7 @@ import RippleCore
 ///
 /// An inner node nobody else can reach (see `hasNoWeakOrUnownedReferences`) can never change again: its value is
 /// taken and pushed as linking would push it, and no link is made. Otherwise a pass-through follower links it into
-/// the output. Either way the previous follower is detached.
+/// the output. Either way the previous follower is detached; so is it when `from` is re-pointed or unlinked.
 ///
 /// `@unchecked Sendable`: `follower` and `isFollowerLinked` are only touched under `edgeLock`; `select` is
 /// immutable.
@@ -77,11 +77,15 @@ final class FlattenTransform<Input: Sendable, Inner: Sendable>: Transform<Input,
     /// inner node; not inlined.
     @usableFromInline
     final func link(_ inner: Node<Inner>, into output: Node<Inner>, follower newFollower: Transform<Inner, Inner>) {
+        if inner === output {
+            let api = name == "flattenMap" ? "Node.flattenMap(_:)" : "Node.flatten()"
+            programmerError("\(api) cannot follow its own output node '\(output.name ?? "undefined")'")
+        }
         newFollower.name = "flatten.inner"
         replaceFollower(with: newFollower)
         // An empty inner node empties the output; a non-empty one pushes its value as the link is made.
         if inner.isEmpty { output.cleanStorage() }
-        if ObjectIdentifier(inner) != ObjectIdentifier(output) { output.connect(inner, through: newFollower) }
+        output.connect(inner, through: newFollower)
         edgeLock.lock()
         let replaced = follower !== newFollower
         if !replaced { isFollowerLinked = true }
@@ -107,8 +111,10 @@ final class FlattenTransform<Input: Sendable, Inner: Sendable>: Transform<Input,
         if to == nil { detachFollower() }
     }
 
+    /// A re-pointed `from` drops the inner node the old one picked, even when the new one is empty (and so pushes
+    /// nothing that would replace it): the output follows only what its current `from` picks.
     override func fromDidChange() {
-        if from == nil { detachFollower() }
+        detachFollower()
     }
 
     private func detachFollower() {

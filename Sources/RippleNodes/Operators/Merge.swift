@@ -1,11 +1,21 @@
+import RippleCore
+
 extension Node where Value == Void {
     /// A node receiving every value of every input; it starts with the last non-empty input's value, in argument
-    /// order (`EZRMerge`).
+    /// order (`EZRMerge`). Stops with a programmer error when given no input.
     // Inlinable, so the pass-through transforms (and their push thunks) are built specialised in the client.
     @inlinable
     public static func merge<Element: Sendable>(_ nodes: Node<Element>...) -> Node<Element> {
-        mergeNodes(nodes)
+        if nodes.isEmpty { mergeOfNothing() }
+        return mergeNodes(nodes)
     }
+}
+
+/// A merge of nothing could never hold a value: almost certainly a mistake, so it stops rather than hand back a
+/// node that stays empty for good.
+@usableFromInline
+func mergeOfNothing() -> Never {
+    programmerError("Node.merge() needs at least one input node, got 0")
 }
 
 @inlinable

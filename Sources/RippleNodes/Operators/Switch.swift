@@ -3,14 +3,12 @@ import RippleCore
 /// The branches of a `switch`/`switchMap`: ask for one key's node with ``case(_:)``, for unkeyed values with
 /// ``default``.
 ///
-/// A case node created later starts with the latest value its key has seen.
-///
-/// `@unchecked Sendable`: `latest` is only touched under `lock`; the other properties are immutable.
-public final class SwitchedNodes<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
+/// A case node is linked to the keyed stream like any downstream node, so one created later starts as EasyReact's
+/// does: with the stream's current value if that value has its key, empty otherwise (even if its key was seen
+/// before another key arrived).
+public final class SwitchedNodes<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// The keyed stream every case node follows; it holds the upstream alive.
     let source: Node<Keyed<Key, Value>>
-    private let lock = Lock()
-    private var latest: [Key?: Value] = [:]
 
     init<Upstream: Sendable>(upstream: Node<Upstream>, name: String,
                              split: @escaping @Sendable (Upstream) -> (Key?, Value)) {
@@ -19,12 +17,7 @@ public final class SwitchedNodes<Key: Hashable & Sendable, Value: Sendable>: @un
         self.source = source
         let transform = SplitTransform(split: split)
         transform.name = name
-        transform.record = { [weak self] key, value in self?.record(key, value) }
         source.connect(upstream, through: transform)
-    }
-
-    private func record(_ key: Key?, _ value: Value) {
-        lock.withLock { latest[key] = value }
     }
 
     /// The node receiving the values whose key is `key`.
@@ -38,7 +31,7 @@ public final class SwitchedNodes<Key: Hashable & Sendable, Value: Sendable>: @un
     }
 
     private func branch(_ key: Key?, name: String) -> Node<Value> {
-        let node = MutableNode<Value>(storage: lock.withLock { latest[key] }, mutable: false)
+        let node = MutableNode<Value>(storage: nil, mutable: false)
         node.name = name
         let transform = CaseTransform<Key, Value>(key: key)
         transform.name = name
@@ -54,13 +47,10 @@ public struct Keyed<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 }
 
 /// Computes the key (and the value) of each upstream value.
-///
-/// `@unchecked Sendable`: `record` is set once before linking and never changed.
 final class SplitTransform<Input: Sendable, Key: Hashable & Sendable, Value: Sendable>:
     Transform<Input, Keyed<Key, Value>>, @unchecked Sendable
 {
     let split: @Sendable (Input) -> (Key?, Value)
-    var record: @Sendable (Key?, Value) -> Void = { _, _ in }
 
     init(split: @escaping @Sendable (Input) -> (Key?, Value)) {
         self.split = split
@@ -68,7 +58,6 @@ final class SplitTransform<Input: Sendable, Key: Hashable & Sendable, Value: Sen
 
     override func next(_ value: Input, senders: SenderList, context: (any Sendable)?) {
         let (key, output) = split(value)
-        record(key, output)
         emit(Keyed(key: key, value: output), senders: senders, context: context)
     }
 }
