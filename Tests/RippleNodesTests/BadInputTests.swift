@@ -8,7 +8,7 @@ struct BadInputTests {
     @Test func syncWithItself() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let node = MutableNode(1).named("a")
-            node.sync(with: node)
+            _ = node.sync(with: node)
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(message.contains("MutableNode.sync(with:) cannot sync node 'a' with itself"))
@@ -17,7 +17,7 @@ struct BadInputTests {
     @Test func syncWithItselfUnderTheEasyReactName() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let node = MutableNode(1).named("a")
-            node.syncWith(node)
+            _ = node.syncWith(node)
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(message.contains("MutableNode.syncWith(_:) cannot sync node 'a' with itself"))
@@ -26,7 +26,7 @@ struct BadInputTests {
     @Test func syncWithItselfThroughConversions() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let node = MutableNode(1).named("a")
-            node.sync(with: node, transform: { $0 }, revert: { $0 })
+            _ = node.sync(with: node, transform: { $0 }, revert: { $0 })
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(message.contains("MutableNode.sync(with:transform:revert:) cannot sync node 'a' with itself"))
@@ -36,7 +36,7 @@ struct BadInputTests {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let source = MutableNode(1)
             let derived = source.map { $0 + 1 }.named("derived")
-            (derived as! MutableNode<Int>).syncWith(MutableNode(5))
+            _ = (derived as! MutableNode<Int>).syncWith(MutableNode(5))
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(message.contains(
@@ -46,7 +46,7 @@ struct BadInputTests {
     @Test func syncWithADerivedNodeReachedByACast() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let derived = MutableNode(1).map { $0 + 1 }.named("derived")
-            MutableNode(5).sync(with: derived as! MutableNode<Int>)
+            _ = MutableNode(5).sync(with: derived as! MutableNode<Int>)
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(message.contains(
@@ -56,10 +56,11 @@ struct BadInputTests {
     @Test func syncWithAMutablifiedDerivedNodeWorks() {
         let derived = MutableNode(1).map { $0 + 1 }.mutablify()
         let other = MutableNode(5)
-        derived.sync(with: other)
+        let ring = derived.sync(with: other)
         #expect(derived.value == 5)
         derived.value = 7
         #expect(other.value == 7)
+        ring.cancel()
     }
 
     @Test func flattenFollowingItsOwnOutput() async {

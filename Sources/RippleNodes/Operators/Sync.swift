@@ -6,7 +6,6 @@ import RippleCore
 extension MutableNode {
     /// Keeps this node and `other` equal in both directions (EasyReact's `syncWith:`). This node takes `other`'s value
     /// first. The two transforms form a ring that lives until the returned token is cancelled.
-    @discardableResult
     public func sync(with other: MutableNode<Value>) -> any CancelToken {
         syncRing(other, api: "MutableNode.sync(with:)")
     }
@@ -21,7 +20,6 @@ extension MutableNode {
 
     /// Keeps this node and `other` in step through a pair of conversions (`syncWith:transform:revert:`):
     /// `transform` turns `other`'s values into this node's, `revert` turns this node's into `other`'s.
-    @discardableResult
     public func sync<Other: Sendable>(
         with other: MutableNode<Other>,
         transform: @escaping @Sendable (Other) -> Value,
@@ -44,13 +42,11 @@ extension MutableNode {
     }
 
     /// EasyReact's spelling of ``sync(with:)``.
-    @discardableResult
     public func syncWith(_ other: MutableNode<Value>) -> any CancelToken {
         syncRing(other, api: "MutableNode.syncWith(_:)")
     }
 
     /// EasyReact's spelling of ``sync(with:transform:revert:)``.
-    @discardableResult
     public func syncWith<Other: Sendable>(
         _ other: MutableNode<Other>,
         transform: @escaping @Sendable (Other) -> Value,
