@@ -14,7 +14,7 @@ extension Signal {
         if case .action = body {
             return subscribe(SignalSubscriber(value: value, error: error, complete: complete))
         }
-        return attach(Callbacks(value: value, error: error, complete: complete))
+        return attachAsRoot(Callbacks(value: value, error: error, complete: complete))
     }
 
     /// Subscribes `callbacks` to a map/filter chain or a `just` (a signal made with an action gets a subscriber
@@ -22,6 +22,16 @@ extension Signal {
     /// by construction: see ``attach(value:keep:error:complete:)``), so they get the callbacks directly: no
     /// subscriber at the chain's end, and one hop fewer per value. The disposer is then the head subscriber's
     /// (``Disposer/ended`` for a `just`).
+    /// `attach(_:)` as this thread's root when none runs: a fused chain makes no subscriber at its top to be one,
+    /// and its subscription may queue a cut (see `SubscriptionDepth`).
+    @inlinable
+    func attachAsRoot(_ callbacks: Callbacks<Value, Failure>) -> Disposer {
+        let began = beginRoot()
+        let disposer = attach(callbacks)
+        endRoot(began)
+        return disposer
+    }
+
     @inlinable
     func attach(_ callbacks: Callbacks<Value, Failure>) -> Disposer {
         // Each closure captures only `callbacks`, so none allocates a context.
@@ -38,7 +48,7 @@ extension Signal where Failure == Never {
         if case .action = body {
             return subscribe(SignalSubscriber(value: value, error: nil, complete: complete))
         }
-        return attach(Callbacks(value: value, error: nil, complete: complete))
+        return attachAsRoot(Callbacks(value: value, error: nil, complete: complete))
     }
 }
 
