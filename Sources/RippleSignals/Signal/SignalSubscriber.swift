@@ -53,7 +53,8 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
     /// rather than looked up again (a second thread-local lookup per subscription). The object stays 112 bytes in
     /// glibc's allocator.
     @usableFromInline let nesting: Unmanaged<SubscriptionDepth>
-    /// `SubscriberFlags`: root, deferred, checkpoint (see `SubscriptionDepth`).
+    /// `SubscriberFlags`: root, deferred, checkpoint (see `SubscriptionDepth`). Written only before the subscriber
+    /// is handed to an action, so other threads read it unsynchronised.
     @usableFromInline @exclusivity(unchecked) var flags: UInt8
     /// Copies of the callbacks, set by `deinit` when this subscriber starts freeing a deep chain: declared last, so
     /// it is destroyed after the callbacks, and its own `deinit` frees what they held as a root (see
@@ -85,12 +86,16 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
     /// callbacks are kept alive by a queued step instead (freed by the root); near the top it becomes the root for
     /// that freeing (see `releaseLast`).
     private func releaseDeep() {
-        let held = CallbackRelease(onValue, onError, onComplete)
-        nesting._withUnsafeGuaranteedRef { depth in
+        // The freeing thread's state, not `nesting`: that is the subscribing thread's.
+        currentSubscriptionDepth()._withUnsafeGuaranteedRef { depth in
             switch depth.route("SignalSubscriber.deinit (freeing a chain)") {
-            case .run: break
-            case .queue: depth.enqueue(depth: depth.depth) { held.release() }
-            case .root: releaseLast = held
+            case .run:
+                break
+            case .queue:
+                let held = CallbackRelease(onValue, onError, onComplete)
+                depth.enqueue(depth: depth.depth) { held.release() }
+            case .root:
+                releaseLast = CallbackRelease(onValue, onError, onComplete)
             }
         }
     }
@@ -122,7 +127,7 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
             core.lock.unlock()
         case .deliver:
             if flags & SubscriberFlags.checkpoint != 0 {
-                deliverAtCheckpoint(.error(error))
+                errorAtCheckpoint(error)
                 return
             }
             deliverError(error)
@@ -140,7 +145,7 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
             core.lock.unlock()
         case .deliver:
             if flags & SubscriberFlags.checkpoint != 0 {
-                deliverAtCheckpoint(.complete)
+                completeAtCheckpoint()
                 return
             }
             deliverComplete()
@@ -323,7 +328,8 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
     /// `delivering` for the root when the stack is low (see `SubscriptionDepth`).
     @inline(never)
     private func deliverAtCheckpoint(_ value: Value) {
-        nesting._withUnsafeGuaranteedRef { depth in
+        // The delivering (or freeing) thread's state, not `nesting`: that is the subscribing thread's.
+        currentSubscriptionDepth()._withUnsafeGuaranteedRef { depth in
             switch depth.route("SignalSubscriber.send") {
             case .run:
                 onValue?(value)
@@ -343,7 +349,8 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
     /// `deliverAtCheckpoint(_:)` does a value.
     @inline(never)
     private func deliverAtCheckpoint(_ event: Event) {
-        nesting._withUnsafeGuaranteedRef { depth in
+        // The delivering (or freeing) thread's state, not `nesting`: that is the subscribing thread's.
+        currentSubscriptionDepth()._withUnsafeGuaranteedRef { depth in
             switch depth.route(event.isError ? "SignalSubscriber.sendError" : "SignalSubscriber.sendComplete") {
             case .run:
                 deliver(event)
@@ -357,6 +364,18 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
                 queueDrain(depth, event)
             }
         }
+    }
+
+    // Out of line, as the queue helpers are: naming `Event` in `sendError`/`sendComplete` would look its metadata up
+    // on every call (callgrind, FlatMapsCreating: +5,000 instructions per chain).
+    @inline(never)
+    private func errorAtCheckpoint(_ error: Failure) {
+        deliverAtCheckpoint(.error(error))
+    }
+
+    @inline(never)
+    private func completeAtCheckpoint() {
+        deliverAtCheckpoint(.complete)
     }
 
     /// Queues `event` (this thread is `delivering`, so later events queue behind it) and has the root drain it.
@@ -381,27 +400,20 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
 
     @inline(never)
     private func endSubscriptionRoot() {
-        flags &= ~SubscriberFlags.root
         nesting._withUnsafeGuaranteedRef { depth in
             depth.runQueued()
             depth.running = false
         }
     }
 
-    /// Queues the subscription of this subscriber (made with `SubscriberFlags.deferred`) to `signal` for the root;
-    /// returns its disposer. Disposed before the root gets to it, the subscription never starts.
+    /// Queues `subscribe` (this subscriber's subscription, made with `SubscriberFlags.deferred`) for the root, at
+    /// this subscriber's level, and leaves that level here.
     @usableFromInline
-    func deferSubscription(to signal: Signal<Value, Failure>) -> Disposer {
-        flags &= ~SubscriberFlags.deferred
+    func deferSubscription(_ subscribe: @escaping () -> Void) {
         nesting._withUnsafeGuaranteedRef { depth in
-            depth.enqueue(depth: depth.depth) {
-                if !self.core.isClosed {
-                    _ = signal.subscribeNow(self)
-                }
-            }
+            depth.enqueue(depth: depth.depth, subscribe)
             depth.depth &-= 1
         }
-        return core
     }
 }
 

@@ -58,10 +58,8 @@ final class SubscriptionCore: Disposer, @unchecked Sendable {
         lock.unlock()
         if let taken {
             // A cleanup is often the next subscription's core: disposing a chain recurses once per operator, so
-            // deep in the stack it is queued for the root (see `SubscriptionDepth`).
-            currentSubscriptionDepth()._withUnsafeGuaranteedRef { depth in
-                depth.nest("Disposer.dispose") { taken.dispose() }
-            }
+            // deep in the stack it is queued for the root (see `SubscriptionDepth`). No closure unless queued.
+            currentSubscriptionDepth()._withUnsafeGuaranteedRef { $0.dispose(taken) }
         }
     }
 

@@ -84,6 +84,7 @@ final class SubscriptionDepth {
 
     /// The root's loop: runs what was queued, and what that queues, in order.
     func runQueued() {
+        if jobs.isEmpty { return }
         while next < jobs.count {
             let job = jobs[next]
             jobs[next].run = {}
@@ -166,6 +167,26 @@ extension SubscriptionDepth {
         return running ? .run : .root
     }
 
+    /// Disposes `cleanup` now, as the root, or queued, as `route` decides (see `SubscriptionCore.finish`).
+    func dispose(_ cleanup: Disposer) {
+        switch route("Disposer.dispose") {
+        case .run:
+            cleanup.dispose()
+        case .root:
+            running = true
+            cleanup.dispose()
+            runQueued()
+            running = false
+        case .queue:
+            enqueueDisposal(of: cleanup)
+        }
+    }
+
+    @inline(never)
+    private func enqueueDisposal(of cleanup: Disposer) {
+        enqueue(depth: depth) { cleanup.dispose() }
+    }
+
     /// Runs `body` as the root: queued steps run right after it.
     @inline(__always)
     func runAsRoot(_ body: () -> Void) {
@@ -173,15 +194,6 @@ extension SubscriptionDepth {
         body()
         runQueued()
         running = false
-    }
-
-    /// Runs `body` now, as the root, or queues it, as `route` decides.
-    func nest(_ api: StaticString, _ body: @escaping () -> Void) {
-        switch route(api) {
-        case .run: body()
-        case .root: runAsRoot(body)
-        case .queue: enqueue(depth: depth, body)
-        }
     }
 }
 
