@@ -17,11 +17,6 @@ extension Signal {
         return attachAsRoot(Callbacks(value: value, error: error, complete: complete))
     }
 
-    /// Subscribes `callbacks` to a map/filter chain or a `just` (a signal made with an action gets a subscriber
-    /// instead). Those call raw callbacks following the grammar themselves (through the chain's head subscriber, or
-    /// by construction: see ``attach(value:keep:error:complete:)``), so they get the callbacks directly: no
-    /// subscriber at the chain's end, and one hop fewer per value. The disposer is then the head subscriber's
-    /// (``Disposer/ended`` for a `just`).
     /// `attach(_:)` as this thread's root when none runs: a fused chain makes no subscriber at its top to be one,
     /// and its subscription may queue a cut (see `SubscriptionDepth`).
     @inlinable
@@ -32,6 +27,11 @@ extension Signal {
         return disposer
     }
 
+    /// Subscribes `callbacks` to a map/filter chain or a `just` (a signal made with an action gets a subscriber
+    /// instead). Those call raw callbacks following the grammar themselves (through the chain's head subscriber, or
+    /// by construction: see ``attach(value:keep:error:complete:)``), so they get the callbacks directly: no
+    /// subscriber at the chain's end, and one hop fewer per value. The disposer is then the head subscriber's
+    /// (``Disposer/ended`` for a `just`).
     @inlinable
     func attach(_ callbacks: Callbacks<Value, Failure>) -> Disposer {
         // Each closure captures only `callbacks`, so none allocates a context.
