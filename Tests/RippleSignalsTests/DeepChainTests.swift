@@ -108,22 +108,16 @@ struct DeepChainTests {
                      "\(operatorName): \(liveSubscribers - baseline) subscribers still live after disposal")
     }
 
-    @Test("a chain of 10,000 subscribes, delivers in order, completes and is freed",
-          arguments: ["map", "take", "then", "flatMap"])
-    func completes(_ operatorName: String) async {
-        await #expect(processExitsWith: .success) { [operatorName] in
+    @Test("a chain of 10,000 subscribes and delivers in order; completed or disposed, it reaches its source and is freed",
+          arguments: ["map", "take", "then", "flatMap"], ["complete", "dispose"])
+    func runs(_ operatorName: String, ending: String) async {
+        await #expect(processExitsWith: .success) { [operatorName, ending] in
             DeepChainTests.onSmallStack(operatorName, depth: DeepChainTests.depth) { source, chain in
-                DeepChainTests.runToCompletion(operatorName, source: source, chain: chain, depth: DeepChainTests.depth)
-            }
-        }
-    }
-
-    @Test("a chain of 10,000 disposed before completing reaches its source and is freed",
-          arguments: ["map", "take", "then", "flatMap"])
-    func disposes(_ operatorName: String) async {
-        await #expect(processExitsWith: .success) { [operatorName] in
-            DeepChainTests.onSmallStack(operatorName, depth: DeepChainTests.depth) { source, chain in
-                DeepChainTests.runToDisposal(operatorName, source: source, chain: chain, depth: DeepChainTests.depth)
+                if ending == "complete" {
+                    DeepChainTests.runToCompletion(operatorName, source: source, chain: chain, depth: DeepChainTests.depth)
+                } else {
+                    DeepChainTests.runToDisposal(operatorName, source: source, chain: chain, depth: DeepChainTests.depth)
+                }
             }
         }
     }

@@ -16,16 +16,7 @@ struct DepthTests {
             holder.withLock { $0 = subscriber }
             return .empty
         }
-        var chain = source
-        for _ in 0..<depth {
-            switch operatorName {
-            case "map": chain = chain.map { $0 + 1 }
-            case "take": chain = chain.take(2)
-            case "then": chain = Signal<Int, Never>.just(0).then(chain)
-            case "flatMap": chain = chain.flatMap { .just($0 + 1) }
-            default: fatalError("unknown operator \(operatorName)")
-            }
-        }
+        let chain = DeepChainTests.chain(operatorName, over: source, depth: depth)
         let received = Locked<[Int]>([])
         let completed = Locked(false)
         let disposer = chain.subscribe(value: { value in received.withLock { $0.append(value) } },
