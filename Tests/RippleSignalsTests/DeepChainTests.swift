@@ -54,9 +54,16 @@ struct DeepChainTests {
     static func onSmallStack(_ operatorName: String, depth: Int,
                              _ body: @escaping @Sendable (Source, Signal<Int, Never>) -> Void) {
         let source = Source()
-        let signal = chain(operatorName, over: source.signal, depth: depth)
-        DepthTests.onSmallStack { body(source, signal) }
-        withExtendedLifetime(signal) {}
+        let recipe = Recipe(chain(operatorName, over: source.signal, depth: depth))
+        // The thread's closure must not own the chain: the thread may release it after `onSmallStack` returns.
+        let unowned = Unmanaged.passUnretained(recipe)
+        DepthTests.onSmallStack { body(source, unowned.takeUnretainedValue().signal) }
+        withExtendedLifetime(recipe) {}
+    }
+
+    final class Recipe: @unchecked Sendable {
+        let signal: Signal<Int, Never>
+        init(_ signal: Signal<Int, Never>) { self.signal = signal }
     }
 
     /// Subscribes, sends 1 then 2, completes (`take(2)` completes by itself on the second value), disposes;
