@@ -10,15 +10,16 @@ import RippleCore
 // Invariants: subscribing to an operator chain recurses once per operator (each operator subscribes its source from
 // inside its own subscription), and delivering, completing, disposing and freeing recurse as deep. So each thread
 // keeps a trampoline, as RxSwift's CurrentThreadScheduler does, but used only where the stack runs low: once a path
-// reaches the last half of the thread's stack (`deferBelow`) while a trampoline loop runs lower on the stack (the
+// reaches the last half of the thread's stack (`deferBelow`) while a trampoline loop runs further up the stack (the
 // outermost subscription, checkpoint delivery or disposal on this thread: the "root"), the nested step is queued
 // and the root runs it after its own step returns, back near the top of the stack. Queued steps run FIFO, so each
 // subscriber still hears its events in order (a deferred delivery goes through the subscriber's own queue, which
 // holds later events behind it); only the order between different subscribers of a chain deeper than half the
 // stack can differ. Nothing is queued on shallow paths, and the root drains before it returns, so `subscribe`,
 // `send` and `dispose` still finish their work before returning. Where no root runs (a path that starts deep), the
-// step recurses, and stops the program with a message naming the API, the depth and the stack once less than
-// `limit` is left, never a bare stack overflow.
+// step recurses, and stops the program at the next check with a message naming the API, the depth and the stack
+// once less than `limit` is left. Not covered: freeing a `Signal` recipe itself (nested closures the runtime frees
+// recursively, ~3,600 operators on 512 KiB in release) and deliveries between shallow subscribers.
 //
 // Checks: every subscription (when its subscriber is made), every fused map/filter operator when subscribed, every
 // finish (before running the cleanup), and the deliveries and release of "checkpoint" subscribers only: those made
