@@ -16,16 +16,7 @@ struct DepthTests {
             holder.withLock { $0 = subscriber }
             return .empty
         }
-        var chain = source
-        for _ in 0..<depth {
-            switch operatorName {
-            case "map": chain = chain.map { $0 + 1 }
-            case "take": chain = chain.take(2)
-            case "then": chain = Signal<Int, Never>.just(0).then(chain)
-            case "flatMap": chain = chain.flatMap { .just($0 + 1) }
-            default: fatalError("unknown operator \(operatorName)")
-            }
-        }
+        let chain = DeepChainTests.chain(operatorName, over: source, depth: depth)
         let received = Locked<[Int]>([])
         let completed = Locked(false)
         let disposer = chain.subscribe(value: { value in received.withLock { $0.append(value) } },
@@ -58,20 +49,37 @@ struct DepthTests {
         }
     }
 
-    @Test("a chain of 10,000 operators either runs or stops with a message naming the API, depth and stack",
+    /// Recurses through at least `bytes` of stack, then runs `body`: a caller that is already deep in its stack.
+    static func deepInStack(_ bytes: UInt, _ body: () -> Void) {
+        descend(until: stackAddress() - bytes, body)
+    }
+
+    @inline(never)
+    static func descend(until target: UInt, _ body: () -> Void) {
+        withUnsafeTemporaryAllocation(byteCount: 512, alignment: 16) { buffer in
+            buffer.initializeMemory(as: UInt8.self, repeating: 1)
+            if stackAddress() > target {
+                descend(until: target, body)
+            } else {
+                body()
+            }
+            precondition(buffer[0] == 1)
+        }
+    }
+
+    @Test("a chain of 10,000 subscribed from deep in the stack, where nothing can queue, stops with a message naming the API, depth and stack",
           arguments: ["map", "take", "then", "flatMap"])
     func tooDeep(_ operatorName: String) async {
-        // The child always ends with a report on standard error (Swift Testing hands it over only when the exit
-        // condition matched): either that the chain ran, or the depth message. A bare crash prints neither.
+        // Chains of 10,000 run from anywhere near the top of a thread's stack (DeepChainTests); one subscribed from
+        // below its middle, outside any subscription, delivery or disposal, has no trampoline root and recurses
+        // until the message.
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [operatorName] in
-            DepthTests.onSmallStack { DepthTests.run(operatorName, depth: 10_000) }
-            fatalError("depth report: 10000 operators ran")
+            DeepChainTests.onSmallStack(operatorName, depth: 10_000) { _, chain in
+                DepthTests.deepInStack(300 * 1024) { _ = chain.subscribe() }
+            }
         }
         let report = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        let ran = report.contains("depth report: 10000 operators ran")
-        let stopped = report.contains("Ripple: Signal.subscribe reached") && report.contains("nested subscriptions")
-            && report.contains("of this thread's 512 KiB stack left")
-        #expect(ran || stopped, "\(operatorName): \(report)")
-        print("depth \(operatorName): \(ran ? "ran" : "stopped: " + report)")
+        #expect(report.contains("Ripple: Signal.subscribe reached") && report.contains("nested subscriptions")
+            && report.contains("of this thread's 512 KiB stack left"), "\(operatorName): \(report)")
     }
 }

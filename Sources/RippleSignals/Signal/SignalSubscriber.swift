@@ -10,7 +10,7 @@ let subscriberCounter = LiveObjectCounter("Signal.SignalSubscriber")
 /// code there made the optimiser stop inlining it (callgrind, FlatMapsCreating: 12,750 instructions per chain
 /// against 11,332 without the check; here it costs ~30 per subscription).
 @usableFromInline
-func countSubscriberMade() -> Unmanaged<SubscriptionDepth> {
+func countSubscriberMade() -> (Unmanaged<SubscriptionDepth>, UInt8) {
     subscriberCounter.increment()
     return enterSubscription("Signal.subscribe")
 }
@@ -53,6 +53,13 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
     /// rather than looked up again (a second thread-local lookup per subscription). The object stays 112 bytes in
     /// glibc's allocator.
     @usableFromInline let nesting: Unmanaged<SubscriptionDepth>
+    /// `SubscriberFlags`: root, deferred, checkpoint (see `SubscriptionDepth`). Written only before the subscriber
+    /// is handed to an action, so other threads read it unsynchronised.
+    @usableFromInline @exclusivity(unchecked) var flags: UInt8
+    /// Copies of the callbacks, set by `deinit` when this subscriber starts freeing a deep chain: declared last, so
+    /// it is destroyed after the callbacks, and its own `deinit` frees what they held as a root (see
+    /// `CallbackRelease`).
+    @exclusivity(unchecked) var releaseLast: CallbackRelease?
 
     // Inlinable so that it runs specialised where the subscriber is made: unspecialised, initialising `queue`
     // looks up the metadata of `[Event]`.
@@ -63,13 +70,34 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
         onValue = value
         onError = error
         onComplete = complete
-        nesting = countSubscriberMade()
+        (nesting, flags) = countSubscriberMade()
     }
 
     deinit {
         // Freed without a terminal event or disposal: nobody can send any more, so release the resources now.
         core.dispose()
         subscriberCounter.decrement()
+        if flags & SubscriberFlags.checkpoint != 0 {
+            releaseDeep()
+        }
+    }
+
+    /// Freeing a checkpoint subscriber frees the chain its callbacks hold, recursively: deep in the stack its
+    /// callbacks are kept alive by a queued step instead (freed by the root); near the top it becomes the root for
+    /// that freeing (see `releaseLast`).
+    private func releaseDeep() {
+        // The freeing thread's state, not `nesting`: that is the subscribing thread's.
+        currentSubscriptionDepth()._withUnsafeGuaranteedRef { depth in
+            switch depth.route("SignalSubscriber.deinit (freeing a chain)") {
+            case .run:
+                break
+            case .queue:
+                let held = CallbackRelease(onValue, onError, onComplete)
+                depth.enqueue(depth: depth.depth) { held.release() }
+            case .root:
+                releaseLast = CallbackRelease(onValue, onError, onComplete)
+            }
+        }
     }
 
     /// Sends a value. Ignored after an error, a completion or disposal.
@@ -78,6 +106,10 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
         let entered = core.state.compareExchange(
             expected: 0, desired: SubscriptionCore.delivering, ordering: .acquiring).exchanged
         if entered {
+            if flags & SubscriberFlags.checkpoint != 0 {
+                deliverAtCheckpoint(value)
+                return
+            }
             onValue?(value)
             leave()
             return
@@ -94,6 +126,10 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
             enqueue(error: error)
             core.lock.unlock()
         case .deliver:
+            if flags & SubscriberFlags.checkpoint != 0 {
+                errorAtCheckpoint(error)
+                return
+            }
             deliverError(error)
             drain()
         }
@@ -108,6 +144,10 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
             enqueueComplete()
             core.lock.unlock()
         case .deliver:
+            if flags & SubscriberFlags.checkpoint != 0 {
+                completeAtCheckpoint()
+                return
+            }
             deliverComplete()
             drain()
         }
@@ -149,6 +189,10 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
                 expected: current, desired: current | SubscriptionCore.delivering, ordering: .acquiringAndReleasing)
             if exchanged {
                 core.lock.unlock()
+                if flags & SubscriberFlags.checkpoint != 0 {
+                    deliverAtCheckpoint(value)
+                    return
+                }
                 onValue?(value)
                 leave()
                 return
@@ -280,11 +324,128 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
         head = 0
     }
 
+    /// Delivers `value` as `send` does (this thread is `delivering`), from a checkpoint subscriber: queued behind
+    /// `delivering` for the root when the stack is low (see `SubscriptionDepth`).
+    @inline(never)
+    private func deliverAtCheckpoint(_ value: Value) {
+        // The delivering (or freeing) thread's state, not `nesting`: that is the subscribing thread's.
+        currentSubscriptionDepth()._withUnsafeGuaranteedRef { depth in
+            switch depth.route("SignalSubscriber.send") {
+            case .run:
+                onValue?(value)
+                leave()
+            case .root:
+                depth.runAsRoot {
+                    onValue?(value)
+                    leave()
+                }
+            case .queue:
+                queueDrain(depth, .value(value))
+            }
+        }
+    }
+
+    /// Delivers a terminal event accepted by `closeForTerminalEvent` (`.deliver`) from a checkpoint subscriber, as
+    /// `deliverAtCheckpoint(_:)` does a value.
+    @inline(never)
+    private func deliverAtCheckpoint(_ event: Event) {
+        // The delivering (or freeing) thread's state, not `nesting`: that is the subscribing thread's.
+        currentSubscriptionDepth()._withUnsafeGuaranteedRef { depth in
+            switch depth.route(event.isError ? "SignalSubscriber.sendError" : "SignalSubscriber.sendComplete") {
+            case .run:
+                deliver(event)
+                drain()
+            case .root:
+                depth.runAsRoot {
+                    deliver(event)
+                    drain()
+                }
+            case .queue:
+                queueDrain(depth, event)
+            }
+        }
+    }
+
+    // Out of line, as the queue helpers are: naming `Event` in `sendError`/`sendComplete` would look its metadata up
+    // on every call (callgrind, FlatMapsCreating: +5,000 instructions per chain).
+    @inline(never)
+    private func errorAtCheckpoint(_ error: Failure) {
+        deliverAtCheckpoint(.error(error))
+    }
+
+    @inline(never)
+    private func completeAtCheckpoint() {
+        deliverAtCheckpoint(.complete)
+    }
+
+    /// Queues `event` (this thread is `delivering`, so later events queue behind it) and has the root drain it.
+    private func queueDrain(_ depth: SubscriptionDepth, _ event: Event) {
+        core.lock.lock()
+        core.state.bitwiseOr(SubscriptionCore.hasQueue, ordering: .acquiringAndReleasing)
+        enqueue(event)
+        core.lock.unlock()
+        depth.enqueue(depth: depth.depth) { self.drain() }
+    }
+
     /// Hands over the cleanup the signal's action returned; runs it at once if the subscription already finished.
+    /// A root then runs what its subscription queued (see `SubscriptionDepth`).
     @usableFromInline
     func attach(_ disposer: Disposer) {
         nesting._withUnsafeGuaranteedRef { $0.depth &-= 1 }
         core.attach(disposer)
+        if flags & SubscriberFlags.root != 0 {
+            endSubscriptionRoot()
+        }
+    }
+
+    @inline(never)
+    private func endSubscriptionRoot() {
+        nesting._withUnsafeGuaranteedRef { depth in
+            depth.runQueued()
+            depth.running = false
+        }
+    }
+
+    /// Queues `subscribe` (this subscriber's subscription, made with `SubscriberFlags.deferred`) for the root, at
+    /// this subscriber's level, and leaves that level here.
+    @usableFromInline
+    func deferSubscription(_ subscribe: @escaping () -> Void) {
+        nesting._withUnsafeGuaranteedRef { depth in
+            depth.enqueue(depth: depth.depth, subscribe)
+            depth.depth &-= 1
+        }
+    }
+}
+
+extension SignalSubscriber.Event {
+    var isError: Bool {
+        if case .error = self { true } else { false }
+    }
+}
+
+/// Copies of a freed checkpoint subscriber's callbacks (see `SignalSubscriber.releaseDeep`). Freeing it as the last
+/// field of that subscriber frees what the callbacks held as this thread's root; `release()` frees them as a queued
+/// step.
+@usableFromInline
+final class CallbackRelease: @unchecked Sendable {
+    private var held: (Any?, Any?, Any?)
+
+    init(_ value: Any?, _ error: Any?, _ complete: Any?) {
+        held = (value, error, complete)
+    }
+
+    func release() {
+        held = (nil, nil, nil)
+    }
+
+    deinit {
+        currentSubscriptionDepth()._withUnsafeGuaranteedRef { depth in
+            if depth.running {
+                release()
+            } else {
+                depth.runAsRoot { release() }
+            }
+        }
     }
 }
 

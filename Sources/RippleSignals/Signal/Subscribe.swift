@@ -14,7 +14,17 @@ extension Signal {
         if case .action = body {
             return subscribe(SignalSubscriber(value: value, error: error, complete: complete))
         }
-        return attach(Callbacks(value: value, error: error, complete: complete))
+        return attachAsRoot(Callbacks(value: value, error: error, complete: complete))
+    }
+
+    /// `attach(_:)` as this thread's root when none runs: a fused chain makes no subscriber at its top to be one,
+    /// and its subscription may queue a cut (see `SubscriptionDepth`).
+    @inlinable
+    func attachAsRoot(_ callbacks: Callbacks<Value, Failure>) -> Disposer {
+        let began = beginRoot()
+        let disposer = attach(callbacks)
+        endRoot(began)
+        return disposer
     }
 
     /// Subscribes `callbacks` to a map/filter chain or a `just` (a signal made with an action gets a subscriber
@@ -38,7 +48,7 @@ extension Signal where Failure == Never {
         if case .action = body {
             return subscribe(SignalSubscriber(value: value, error: nil, complete: complete))
         }
-        return attach(Callbacks(value: value, error: nil, complete: complete))
+        return attachAsRoot(Callbacks(value: value, error: nil, complete: complete))
     }
 }
 

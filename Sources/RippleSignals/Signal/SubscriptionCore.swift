@@ -56,7 +56,11 @@ final class SubscriptionCore: Disposer, @unchecked Sendable {
         let taken = cleanup
         cleanup = nil
         lock.unlock()
-        taken?.dispose()
+        if let taken {
+            // A cleanup is often the next subscription's core: disposing a chain recurses once per operator, so
+            // deep in the stack it is queued for the root (see `SubscriptionDepth`). No closure unless queued.
+            currentSubscriptionDepth()._withUnsafeGuaranteedRef { $0.dispose(taken) }
+        }
     }
 
     /// Keeps `disposer` as the cleanup; runs it at once if the subscription already finished.

@@ -1,0 +1,131 @@
+import Dispatch
+import Foundation
+import RippleCore
+import Testing
+@testable import RippleSignals
+
+/// Issue 19 item 7: a chain of 10,000 `map`, `take`, `then` or `flatMap` operators subscribes, delivers, completes,
+/// disposes and is freed on a thread with iOS's 512 KiB secondary-thread stack (the trampoline in
+/// `SubscriptionDepth`). Each test runs in a child process, so a stack overflow fails the test, not the run; the
+/// child checks the values, the completion and the live subscriber count, and stops with a message if one is wrong.
+@Suite("Deep chains: 10,000 operators on a 512 KiB thread")
+struct DeepChainTests {
+    static let depth = 10_000
+
+    /// A source that keeps its subscriber until the subscription ends (as a request or a timer would), chained
+    /// `depth` times with `operatorName`.
+    final class Source: @unchecked Sendable {
+        let holder = Locked<SignalSubscriber<Int, Never>?>(nil)
+        var signal: Signal<Int, Never> {
+            Signal { subscriber in
+                self.holder.withLock { $0 = subscriber }
+                return Disposer { self.holder.withLock { $0 = nil } }
+            }
+        }
+
+        func send(_ value: Int) { holder.withLock { $0 }?.send(value) }
+        func sendComplete() { holder.withLock { $0 }?.sendComplete() }
+        var isHeld: Bool { holder.withLock { $0 != nil } }
+    }
+
+    static func chain(_ operatorName: String, over source: Signal<Int, Never>, depth: Int) -> Signal<Int, Never> {
+        var chain = source
+        for _ in 0..<depth {
+            switch operatorName {
+            case "map": chain = chain.map { $0 + 1 }
+            case "take": chain = chain.take(2)
+            case "then": chain = Signal<Int, Never>.just(0).then(chain)
+            case "flatMap": chain = chain.flatMap { .just($0 + 1) }
+            default: fatalError("unknown operator \(operatorName)")
+            }
+        }
+        return chain
+    }
+
+    static func expected(_ operatorName: String, sent: Int, depth: Int) -> [Int] {
+        operatorName == "map" || operatorName == "flatMap" ? [sent + depth] : [sent]
+    }
+
+    static var liveSubscribers: Int { RippleDiagnostics.liveObjects["Signal.SignalSubscriber"] ?? 0 }
+
+    /// Builds the chain on the calling thread, runs `body` with it on a 512 KiB thread, and frees it back on the
+    /// calling thread: freeing a recipe (a `Signal`) of 10,000 operators recurses through the runtime's release of
+    /// nested closures, once per operator, which the library cannot queue (see DifferencesFromGYSignal.md).
+    static func onSmallStack(_ operatorName: String, depth: Int,
+                             _ body: @escaping @Sendable (Source, Signal<Int, Never>) -> Void) {
+        let source = Source()
+        let recipe = Recipe(chain(operatorName, over: source.signal, depth: depth))
+        // The thread's closure must not own the chain: the thread may release it after `onSmallStack` returns.
+        let unowned = Unmanaged.passUnretained(recipe)
+        DepthTests.onSmallStack { body(source, unowned.takeUnretainedValue().signal) }
+        withExtendedLifetime(recipe) {}
+    }
+
+    final class Recipe: @unchecked Sendable {
+        let signal: Signal<Int, Never>
+        init(_ signal: Signal<Int, Never>) { self.signal = signal }
+    }
+
+    /// Subscribes, sends 1 then 2, completes (`take(2)` completes by itself on the second value), disposes;
+    /// checks everything arrived in order, exactly one completion, and that the chain was freed.
+    static func runToCompletion(_ operatorName: String, source: Source, chain: Signal<Int, Never>, depth: Int) {
+        let baseline = liveSubscribers
+        let received = Locked<[Int]>([])
+        let completed = Locked(0)
+        let disposer = chain.subscribe(value: { value in received.withLock { $0.append(value) } },
+                       complete: { completed.withLock { $0 += 1 } })
+        precondition(source.isHeld, "\(operatorName): the source was not subscribed")
+        precondition(liveSubscribers > baseline, "\(operatorName): no subscribers live")
+        source.send(1)
+        source.send(2)
+        let values = received.withLock { $0 }
+        let expectedValues = expected(operatorName, sent: 1, depth: depth) + expected(operatorName, sent: 2, depth: depth)
+        precondition(values == expectedValues, "\(operatorName): received \(values.prefix(4)), expected \(expectedValues)")
+        if operatorName == "take" {
+            // take(2) completes the chain itself on the second value, after disposing its source.
+            precondition(completed.withLock { $0 } == 1, "\(operatorName): take(2) did not complete on its 2nd value")
+            precondition(!source.isHeld, "\(operatorName): take(2) did not dispose its source")
+        } else {
+            precondition(completed.withLock { $0 } == 0, "\(operatorName): completed early")
+        }
+        source.sendComplete()
+        precondition(completed.withLock { $0 } == 1, "\(operatorName): completed \(completed.withLock { $0 }) times")
+        precondition(!source.isHeld, "\(operatorName): the source still holds its subscriber after completing")
+        disposer.dispose()
+        precondition(liveSubscribers == baseline,
+                     "\(operatorName): \(liveSubscribers - baseline) subscribers still live after completion")
+    }
+
+    /// Subscribes, sends 1, disposes without completing; checks that disposal reached the source and freed the chain.
+    static func runToDisposal(_ operatorName: String, source: Source, chain: Signal<Int, Never>, depth: Int) {
+        let baseline = liveSubscribers
+        let received = Locked<[Int]>([])
+        let completed = Locked(false)
+        let disposer = chain.subscribe(value: { value in received.withLock { $0.append(value) } },
+                       complete: { completed.withLock { $0 = true } })
+        source.send(1)
+        precondition(received.withLock { $0 } == expected(operatorName, sent: 1, depth: depth),
+                     "\(operatorName): received \(received.withLock { $0 })")
+        disposer.dispose()
+        precondition(!source.isHeld, "\(operatorName): disposal did not reach the source")
+        precondition(!completed.withLock { $0 }, "\(operatorName): completed on disposal")
+        source.send(2)
+        precondition(received.withLock { $0.count } == 1, "\(operatorName): delivered after disposal")
+        precondition(liveSubscribers == baseline,
+                     "\(operatorName): \(liveSubscribers - baseline) subscribers still live after disposal")
+    }
+
+    @Test("a chain of 10,000 subscribes and delivers in order; completed or disposed, it reaches its source and is freed",
+          arguments: ["map", "take", "then", "flatMap"], ["complete", "dispose"])
+    func runs(_ operatorName: String, ending: String) async {
+        await #expect(processExitsWith: .success) { [operatorName, ending] in
+            DeepChainTests.onSmallStack(operatorName, depth: DeepChainTests.depth) { source, chain in
+                if ending == "complete" {
+                    DeepChainTests.runToCompletion(operatorName, source: source, chain: chain, depth: DeepChainTests.depth)
+                } else {
+                    DeepChainTests.runToDisposal(operatorName, source: source, chain: chain, depth: DeepChainTests.depth)
+                }
+            }
+        }
+    }
+}
