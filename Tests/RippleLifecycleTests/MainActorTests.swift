@@ -1,5 +1,6 @@
 import Dispatch
 import RippleLifecycle
+import RippleTesting
 import Testing
 
 /// A screen's view model as an app writes it: plain main-actor state, no locks, no `MainActor.assumeIsolated`.
@@ -14,20 +15,6 @@ final class ScreenViewModel {
     }
 }
 
-/// Whether code runs on the main queue, the main actor's executor. Under `swift test` on Linux that queue is drained
-/// by Swift concurrency's main executor, which need not be the process's first thread, so `Thread.isMainThread` is
-/// not the check (see RippleCoreTests' `mainSchedulerRunsOnTheMainQueue`).
-enum MainQueue {
-    private static let key: DispatchSpecificKey<Bool> = {
-        let key = DispatchSpecificKey<Bool>()
-        DispatchQueue.main.setSpecific(key: key, value: true)
-        return key
-    }()
-
-    static var isCurrent: Bool {
-        DispatchQueue.getSpecific(key: key) == true
-    }
-}
 
 /// A subclass action that updates the view model it was given.
 final class ViewModelAction: LifecycleAction {

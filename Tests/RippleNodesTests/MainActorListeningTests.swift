@@ -1,16 +1,8 @@
 import Dispatch
 import RippleCore
 import RippleNodes
+import RippleTesting
 import Testing
-
-/// Set on the main queue only. The test checks the queue rather than `Thread.isMainThread`: on Linux, under Swift
-/// Testing, the main queue (the main actor's executor) is drained by a thread other than the process's first one, as
-/// after `dispatchMain()`.
-let mainQueueMark: DispatchSpecificKey<Bool> = {
-    let key = DispatchSpecificKey<Bool>()
-    DispatchQueue.main.setSpecific(key: key, value: true)
-    return key
-}()
 
 /// A view model as a Swift 6 app writes it: `@MainActor`, updating itself from a node with no `assumeIsolated`.
 /// That this file compiles in the Swift 6 language mode is the compile test.
@@ -33,7 +25,7 @@ final class TitleViewModel {
     }
 
     func show(_ title: String) {
-        everyCallOnMainQueue = everyCallOnMainQueue && DispatchQueue.getSpecific(key: mainQueueMark) == true
+        everyCallOnMainQueue = everyCallOnMainQueue && MainQueue.isCurrent
         titles.append(title)
         if let waiting, titles.count >= waiting.count {
             self.waiting = nil

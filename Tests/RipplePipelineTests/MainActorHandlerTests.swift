@@ -33,20 +33,6 @@ final class NumbersViewModel {
     }
 }
 
-/// Whether code runs on the main queue, the main actor's executor. Under `swift test` on Linux that queue is drained
-/// by Swift concurrency's main executor, which need not be the process's first thread, so `Thread.isMainThread` is
-/// not the check (see RippleCoreTests' `mainSchedulerRunsOnTheMainQueue`).
-enum MainQueue {
-    private static let key: DispatchSpecificKey<Bool> = {
-        let key = DispatchSpecificKey<Bool>()
-        DispatchQueue.main.setSpecific(key: key, value: true)
-        return key
-    }()
-
-    static var isCurrent: Bool {
-        DispatchQueue.getSpecific(key: key) == true
-    }
-}
 
 /// Passes even values, blocks odd ones, fails on negative ones (asynchronously).
 private func evenPlumber() -> (Plumber<Number>, NumberPort) {

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import RippleCore
+import RippleTesting
 import Testing
 @testable import RippleSignals
 
@@ -20,7 +21,7 @@ final class SearchViewModel {
             value: { [weak self] result in
                 guard let self else { return }
                 results.append(result)   // main-actor state, touched directly
-                deliveredOnMainThread.append(isOnMainQueue())
+                deliveredOnMainThread.append(MainQueue.isCurrent)
                 arrived()
             },
             error: { [weak self] _ in
@@ -34,18 +35,6 @@ final class SearchViewModel {
     }
 }
 
-private let mainQueueKey = DispatchSpecificKey<Bool>()
-
-/// Whether the caller runs on the main queue: the main thread on Apple platforms; on Linux, where a process that
-/// called `dispatchMain()` (as the test runner does) has the main queue drained by a worker thread, whichever thread
-/// drains it. Both are the main actor's executor.
-func isOnMainQueue() -> Bool {
-    DispatchQueue.main.setSpecific(key: mainQueueKey, value: true)
-    #if canImport(Darwin)
-    guard Thread.isMainThread else { return false }
-    #endif
-    return DispatchQueue.getSpecific(key: mainQueueKey) == true
-}
 
 @Suite("Main-actor delivery")
 struct MainActorDeliveryTests {
