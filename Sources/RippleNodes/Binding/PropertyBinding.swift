@@ -69,7 +69,7 @@ final class PropertyObservation<Model: Observable & AnyObject & SendableMetatype
             // Called in willSet: the new value is readable only once the setter has returned.
             self.scheduler.schedule { self.start() }
         }
-        if let skipEqual, let held = node.value, skipEqual(held, current) { return }
+        if let skipEqual, let held = node.currentValue, skipEqual(held, current) { return }
         node.startPropagation(current, context: PropertyBindingContext(property: "\(keyPath)"))
     }
 
