@@ -58,7 +58,7 @@ final class SubscriptionDepth {
         var low: UInt = 0
         var size = 0
         #if canImport(Darwin)
-        let thread = pthread_self()
+        let thread: pthread_t = pthread_self()
         size = pthread_get_stacksize_np(thread)
         low = UInt(bitPattern: pthread_get_stackaddr_np(thread)) - UInt(size)  // Darwin gives the top
         #else
