@@ -106,12 +106,7 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
         let entered = core.state.compareExchange(
             expected: 0, desired: SubscriptionCore.delivering, ordering: .acquiring).exchanged
         if entered {
-            if flags & SubscriberFlags.checkpoint != 0 {
-                deliverAtCheckpoint(value)
-                return
-            }
-            onValue?(value)
-            leave()
+            deliverEntered(value)
             return
         }
         sendContended(value)
@@ -189,12 +184,7 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
                 expected: current, desired: current | SubscriptionCore.delivering, ordering: .acquiringAndReleasing)
             if exchanged {
                 core.lock.unlock()
-                if flags & SubscriberFlags.checkpoint != 0 {
-                    deliverAtCheckpoint(value)
-                    return
-                }
-                onValue?(value)
-                leave()
+                deliverEntered(value)
                 return
             }
             current = now
@@ -322,6 +312,19 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
         queue.removeAll(keepingCapacity: !core.finished)
         queued = 0
         head = 0
+    }
+
+    /// Delivers `value` once this subscriber has entered its delivering state: at a checkpoint through the depth
+    /// trampoline, else straight to the callback. One body for `send`'s uncontended and contended entries; always
+    /// inlined, so neither path pays a call.
+    @inline(__always)
+    private func deliverEntered(_ value: Value) {
+        if flags & SubscriberFlags.checkpoint != 0 {
+            deliverAtCheckpoint(value)
+            return
+        }
+        onValue?(value)
+        leave()
     }
 
     /// Delivers `value` as `send` does (this thread is `delivering`), from a checkpoint subscriber: queued behind
