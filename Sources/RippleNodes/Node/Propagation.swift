@@ -134,7 +134,7 @@ extension Node {
             return
         }
         let waits = severalUpstreams && state.othersMayChange
-        if waits || state.depth >= directDepthLimit {
+        if waits || state.path.count >= directDepthLimit {
             var previous = value
             _ = exchangeValue(&previous)
             mark = state.frame | NodeMark.pending
@@ -206,7 +206,6 @@ extension Node {
             let observed = observation != nil
             lock.unlock()
             state.path.push(ObjectIdentifier(self))
-            state.depth += 1
             // Observation first, as a first listener: its `onChange` is user code, so it runs in the frame.
             if observed { notifyObservation() }
             var index = 0
@@ -260,8 +259,7 @@ extension Node {
                     index += 1
                 }
             }
-            state.depth -= 1
-            state.path.count -= 1
+            state.path.count &-= 1
         }
         finishReadingEdges()
     }

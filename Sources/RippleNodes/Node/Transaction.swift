@@ -92,9 +92,7 @@ final class PropagationState {
     /// Whether the open frame collects sets (inside `Node.batch`) rather than running.
     @usableFromInline @exclusivity(unchecked) var collecting = false
     /// The ids of the frames the open one interrupted, outermost first.
-    @usableFromInline @exclusivity(unchecked) var outerFrames: [UInt64] = []
-    /// How many nodes are settling by direct recursion on this thread right now.
-    @usableFromInline @exclusivity(unchecked) var depth = 0
+    @usableFromInline @exclusivity(unchecked) var outerFrames = PlainStack<UInt64>()
     /// How many nodes settling by direct recursion on this thread still have downstream transforms to push along
     /// after the current one. While none has, and nothing waits, nothing else can change in the running frame.
     @usableFromInline @exclusivity(unchecked) var openSiblings = 0
@@ -102,6 +100,10 @@ final class PropagationState {
     @usableFromInline @exclusivity(unchecked) var queueBase = 0
     @usableFromInline @exclusivity(unchecked) var deferred: [PendingEntry] = []
     @usableFromInline @exclusivity(unchecked) var deferredBase = 0
+    /// `queue.count + deferred.count`, and `queueBase + deferredBase`: one comparison tells whether anything waits
+    /// in the running frame (two array counts cost four loads, on every set and every wait decision).
+    @usableFromInline @exclusivity(unchecked) var waiting = 0
+    @usableFromInline @exclusivity(unchecked) var waitingBase = 0
     @usableFromInline @exclusivity(unchecked) var order: UInt64 = 0
     /// Whether the running frame interrupted another or blocks some node: only then does the cycle rule look
     /// further than a node's mark.
@@ -110,7 +112,8 @@ final class PropagationState {
     /// Add with ``block(_:)``.
     @usableFromInline @exclusivity(unchecked) var blocked = IdentifierStack()
     @usableFromInline @exclusivity(unchecked) var blockedBase = 0
-    /// The nodes settling by direct recursion, outermost first: the sender list custom transforms see.
+    /// The nodes settling by direct recursion, outermost first: the sender list custom transforms see. Its count is
+    /// also how deep this thread recurses (pushes and pops pair up in `settleLocked`), so no separate depth counter.
     @usableFromInline @exclusivity(unchecked) var path = IdentifierStack()
     @usableFromInline @exclusivity(unchecked) var pathBase = 0
     @usableFromInline @exclusivity(unchecked) var jobs = Deque<() -> Void>()
@@ -129,6 +132,7 @@ final class PropagationState {
     deinit {
         blocked.deallocate()
         path.deallocate()
+        outerFrames.deallocate()
     }
 
     /// Whether a push into a node with several upstreams must wait: something else may still change in the running
@@ -136,40 +140,38 @@ final class PropagationState {
     /// in this frame, and it settles at once, like a node with one upstream.
     @inlinable @inline(__always)
     var othersMayChange: Bool {
-        openSiblings > 0 || queue.count > queueBase || deferred.count > deferredBase
+        openSiblings > 0 || waiting > waitingBase
     }
 
     /// Whether `frameID` is the running frame or one it interrupted.
     @inlinable @inline(__always)
     func isOpen(_ frameID: UInt64) -> Bool {
-        frameID == frame || (!outerFrames.isEmpty && outerFrames.contains(frameID))
+        frameID == frame || (outerFrames.count > 0 && outerFrames.contains(frameID, from: 0))
     }
 
     /// Whether `frameID` is a frame the running one interrupted.
     @inlinable @inline(__always)
     func isOuter(_ frameID: UInt64) -> Bool {
-        !outerFrames.isEmpty && outerFrames.contains(frameID)
+        outerFrames.count > 0 && outerFrames.contains(frameID, from: 0)
     }
 
-    /// Opens the outermost frame (none is open).
+    /// Opens the outermost frame (none is open). `collecting` is false whenever no frame is open (only a nested
+    /// frame of `Node.batch` sets it, and closing that frame restores it), so it is neither set here nor reset below.
     @inlinable @inline(__always)
-    func beginOutermost(collecting: Bool = false) {
+    func beginOutermost() {
         serial &+= 4
         frame = threadTag | serial
-        self.collecting = collecting
     }
 
     /// Settles what the outermost frame left pending, closes it and runs the queued sets.
     @inlinable @inline(__always)
     func finishOutermost() {
-        if queue.count > 0 || deferred.count > 0 { runPending() }
+        if waiting > 0 { runPending() }
         frame = 0
-        collecting = false
         if guarded {
             guarded = false
             blocked.count = 0
         }
-        path.count = 0
         if !jobs.isEmpty { drainJobs() }
     }
 
@@ -178,15 +180,16 @@ final class PropagationState {
     func openFrame(collecting: Bool) -> SavedFrame {
         let saved = SavedFrame(frame: frame, collecting: self.collecting, queueBase: queueBase,
                                deferredBase: deferredBase, blockedBase: blockedBase, pathBase: pathBase)
-        if frame != 0 { outerFrames.append(frame) }
+        if frame != 0 { outerFrames.push(frame) }
         serial &+= 4
         frame = threadTag | serial
         self.collecting = collecting
         queueBase = queue.count
         deferredBase = deferred.count
+        waitingBase = waiting
         blockedBase = blocked.count
         pathBase = path.count
-        guarded = !outerFrames.isEmpty
+        guarded = outerFrames.count > 0
         return saved
     }
 
@@ -194,17 +197,18 @@ final class PropagationState {
     /// runs the queued sets.
     @usableFromInline
     func closeFrame(_ saved: SavedFrame) {
-        runPending()
+        if waiting > waitingBase { runPending() }
         blocked.count = blockedBase
         path.count = pathBase
         frame = saved.frame
         collecting = saved.collecting
         queueBase = saved.queueBase
         deferredBase = saved.deferredBase
+        waitingBase = queueBase + deferredBase
         blockedBase = saved.blockedBase
         pathBase = saved.pathBase
-        if frame != 0 { outerFrames.removeLast() }
-        guarded = !outerFrames.isEmpty || blocked.count > blockedBase
+        if frame != 0 { outerFrames.count &-= 1 }
+        guarded = outerFrames.count > 0 || blocked.count > blockedBase
         if frame == 0 && !jobs.isEmpty { drainJobs() }
     }
 
@@ -227,6 +231,7 @@ final class PropagationState {
     func enqueue(node: Unmanaged<AnyObject>, rank: Int?, context: (any Sendable)?,
                  settle: @escaping (Unmanaged<AnyObject>, PropagationState, (any Sendable)?) -> Void) {
         order &+= 1
+        waiting &+= 1
         let entry = PendingEntry(rank: rank ?? 0, order: order, node: node, settle: settle, context: context)
         if rank == nil { deferred.append(entry) } else { queue.insert(entry, base: queueBase) }
     }
@@ -238,10 +243,12 @@ final class PropagationState {
         while true {
             if deferred.count > deferredBase {
                 let entry = deferred.removeLast()
+                waiting &-= 1
                 entry.settle(entry.node, self, entry.context)
                 entry.node.release()
             } else if queue.count > queueBase {
                 let entry = queue.popMin(base: queueBase)
+                waiting &-= 1
                 entry.settle(entry.node, self, entry.context)
                 entry.node.release()
             } else {
@@ -286,11 +293,15 @@ final class PropagationState {
     }
 }
 
-/// A stack of node identities in a hand-managed buffer: no uniqueness check or capacity branch into generic code
-/// per push.
+@usableFromInline
+typealias IdentifierStack = PlainStack<ObjectIdentifier>
+
+/// A stack of node identities (or frame ids) in a hand-managed buffer: no uniqueness check or capacity branch into
+/// generic code per push (an `[UInt64]` of outer frames cost ~50 instructions per nested frame, one per
+/// `flattenMap` level of FlatMapLatestPumping).
 @usableFromInline @frozen
-struct IdentifierStack {
-    @usableFromInline var base: UnsafeMutablePointer<ObjectIdentifier>
+struct PlainStack<Element: Equatable> {
+    @usableFromInline var base: UnsafeMutablePointer<Element>
     @usableFromInline var count = 0
     @usableFromInline var capacity = 32
 
@@ -304,15 +315,15 @@ struct IdentifierStack {
     }
 
     @inlinable @inline(__always)
-    mutating func push(_ id: ObjectIdentifier) {
+    mutating func push(_ id: Element) {
         if count == capacity { grow() }
         (base + count).initialize(to: id)
-        count += 1
+        count &+= 1
     }
 
     @usableFromInline
     mutating func grow() {
-        let grown = UnsafeMutablePointer<ObjectIdentifier>.allocate(capacity: capacity * 2)
+        let grown = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
         grown.moveInitialize(from: base, count: count)
         base.deallocate()
         base = grown
@@ -320,7 +331,7 @@ struct IdentifierStack {
     }
 
     @inlinable
-    func contains(_ id: ObjectIdentifier, from start: Int) -> Bool {
+    func contains(_ id: Element, from start: Int) -> Bool {
         var index = start
         while index < count {
             if base[index] == id { return true }
@@ -329,7 +340,7 @@ struct IdentifierStack {
         return false
     }
 
-    func elements(from start: Int) -> [ObjectIdentifier] {
+    func elements(from start: Int) -> [Element] {
         start < count ? Array(UnsafeBufferPointer(start: base + start, count: count - start)) : []
     }
 }
