@@ -144,7 +144,11 @@ extension Node {
             enqueue(rank: rank, context: context, state: state)
             return
         }
-        settleStoring(value, context: context, state: state)
+        var previous = value
+        _ = exchangeValue(&previous)
+        mark = state.frame | NodeMark.settled
+        settleLockedInline(value, context: context, state: state)
+        extendLifetime(previous)
     }
 
     /// A push into a node a frame further out is still settling: the next transaction, continuing the sender list.
@@ -187,9 +191,18 @@ extension Node {
     }
 
     /// Tells listeners, then pushes downstream. Call under `lock`, with the value stored and the mark stamped;
-    /// returns unlocked.
-    @inlinable
+    /// returns unlocked. Not inlined where a set starts (the set's own code stays small enough to inline into the
+    /// caller: inlined there too, SubjectPumping cost 249 instructions a set rather than 238).
+    @inlinable @inline(never)
     final func settleLocked(_ value: Value, context: (any Sendable)?, state: PropagationState) {
+        settleLockedInline(value, context: context, state: state)
+    }
+
+    /// ``settleLocked(_:context:state:)``, inlined into `receive`: a hop then runs as one function, without a second
+    /// prologue and epilogue (MapFilterPumping 2,461 → 2,171 instructions per value, CombineLatestPumping 3,356 →
+    /// 2,905).
+    @inlinable @inline(__always)
+    final func settleLockedInline(_ value: Value, context: (any Sendable)?, state: PropagationState) {
         // One immutable snapshot of both lists, neither retained nor copied (see `EdgeReaders.swift`). It keeps
         // every listener and slot alive until the end, so the loops below read them unretained.
         let snapshot = beginReadingEdges()
@@ -226,7 +239,10 @@ extension Node {
                         // from that thread, after it (see `Node.attachDeliveringCurrent`).
                         if live && !(listener.initialPending.load(ordering: .relaxed)
                             && handOff(value, context: context, to: listener)) {
-                            listener.action(value, context)
+                            // The listener is alive for the call (the snapshot holds it): said explicitly, since
+                            // once this code is inlined into `receive` the optimiser no longer sees it, and retained
+                            // and released `action`'s context around every call (~46 instructions a listener).
+                            withExtendedLifetime(listener) { listener.action(value, context) }
                         }
                     }
                 }
