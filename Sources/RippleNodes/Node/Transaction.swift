@@ -146,13 +146,16 @@ final class PropagationState {
     /// Whether `frameID` is the running frame or one it interrupted.
     @inlinable @inline(__always)
     func isOpen(_ frameID: UInt64) -> Bool {
-        frameID == frame || (outerFrames.count > 0 && outerFrames.contains(frameID, from: 0))
+        frameID == frame || isOuter(frameID)
     }
 
     /// Whether `frameID` is a frame the running one interrupted.
     @inlinable @inline(__always)
     func isOuter(_ frameID: UInt64) -> Bool {
-        outerFrames.count > 0 && outerFrames.contains(frameID, from: 0)
+        // Frame ids grow on each thread, so an outer frame's id lies between the outermost one's and the running
+        // one's: a mark left by an earlier transaction (the common case) fails the range check without the scan.
+        outerFrames.count > 0 && frameID >= outerFrames.base[0] && frameID < frame
+            && outerFrames.contains(frameID, from: 0)
     }
 
     /// Opens the outermost frame (none is open). `collecting` is false whenever no frame is open (only a nested

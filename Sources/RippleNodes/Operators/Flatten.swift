@@ -68,7 +68,7 @@ final class FlattenTransform<Input: Sendable, Inner: Sendable>: Transform<Input,
             return
         }
         senders.stateRef._withUnsafeGuaranteedRef { state in
-            pushAsLinking(value, from: ObjectIdentifier(inner), into: target, state: state)
+            pushAsLinking(value, into: target, state: state)
         }
         extendLifetime(inner)
     }
@@ -132,13 +132,12 @@ func hasNoWeakOrUnownedReferences(_ object: AnyObject) -> Bool {
     _getUnownedRetainCount(object) == 1 && _getWeakRetainCount(object) == 1
 }
 
-/// Pushes `value` into `target` as linking `from` would (`Node.pushCurrentValue(along:)`): in a frame of its own
-/// that does not set `from`, with no context.
+/// Pushes `value` into `target` as linking the inner node would (`Node.pushCurrentValue(along:)`): in a frame of its
+/// own, with no context. Linking also blocks the node it pushes from; an unreachable inner node can never be pushed
+/// into, so it is not blocked (its identifier could even be reused once it is freed).
 @inlinable @inline(__always)
-func pushAsLinking<Value: Sendable>(_ value: Value, from source: ObjectIdentifier, into target: Unmanaged<AnyObject>,
-                                    state: PropagationState) {
+func pushAsLinking<Value: Sendable>(_ value: Value, into target: Unmanaged<AnyObject>, state: PropagationState) {
     state.inFrame {
-        state.block(source)
         emitValue(value, into: target, senders: SenderList(state: state), context: state.noContext)
     }
 }
