@@ -14,13 +14,13 @@ struct TargetRefTests {
     @Test(arguments: [true, false])
     func upgradesWhileAliveAndFailsOnceFreed(usesRuntime: Bool) {
         var target: Target? = Target()
-        let anchor = TargetAnchor(target!, tryRetain: usesRuntime ? runtimeTryRetain : nil)
-        let upgraded = anchor.ref.retained()
+        let reference = TargetRef(target!, tryRetain: usesRuntime ? runtimeTryRetain : nil)
+        let upgraded = reference.retained()
         #expect(upgraded?.takeUnretainedValue() === target)
         upgraded?.release()
         weak let watcher = target
         target = nil
-        #expect(watcher == nil, "the anchor must not keep its target alive")
-        #expect(anchor.ref.retained() == nil)
+        #expect(watcher == nil, "the reference must not keep its target alive")
+        #expect(reference.retained() == nil)
     }
 }

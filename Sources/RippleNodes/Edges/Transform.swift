@@ -8,17 +8,15 @@ let transformCounter = LiveObjectCounter("Transform")
 /// or `to` relinks (nil unlinks); once both ends are set, `from`'s current value is pushed. Subclass it for a custom
 /// transform: override ``next(_:senders:context:)`` and call ``emit(_:senders:context:)`` for what should reach `to`.
 ///
-/// `@unchecked Sendable`: `fromStorage`, `toTarget`/`toAnchor`, the registration and `nameStorage` are only touched
+/// `@unchecked Sendable`: `fromStorage`, `toTarget`, the registration and `nameStorage` are only touched
 /// under `edgeLock`; `push` is set only while initialising.
 @_fixed_layout
 open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, UpstreamEdge, @unchecked Sendable {
     @usableFromInline final let edgeLock = RawLock()
     // Guarded by `edgeLock`, so the dynamic exclusivity checks are turned off.
     @exclusivity(unchecked) private var fromStorage: Node<Input>?
-    /// `to`, not owned (see `TargetRef`: a weak reference would slow every release of the node); `toAnchor` keeps
-    /// `toTarget` valid. Both change together.
+    /// `to`, not owned (see `TargetRef`: a weak reference would slow every release of the node).
     @usableFromInline @exclusivity(unchecked) final var toTarget: TargetRef?
-    @exclusivity(unchecked) private var toAnchor: TargetAnchor?
     @exclusivity(unchecked) private var nameStorage: String?
     /// The node whose downstream list holds this transform: `from`, while `to` is set too.
     @exclusivity(unchecked) private var registeredIn: Node<Input>?
@@ -113,14 +111,7 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
 
     /// Replaces `to`'s reference. Call under `edgeLock`.
     private func setTarget(_ node: Node<Output>?) {
-        if let node {
-            let anchor = TargetAnchor(node)
-            toAnchor = anchor
-            toTarget = anchor.ref
-        } else {
-            toAnchor = nil
-            toTarget = nil
-        }
+        if let node { toTarget = TargetRef(node) } else { toTarget = nil }
     }
 
     /// `to`, retained, or nil when unset or already deinitialising. Call under `edgeLock`; release the result

@@ -25,19 +25,25 @@ package let runtimeTryRetain: TryRetainFunction? = {
     return unsafeBitCast(symbol, to: TryRetainFunction.self)
 }()
 
-/// The hot half of a non-owning reference: plain bits, so reading it costs no reference counting. Valid while the
-/// ``TargetAnchor`` it came from is held.
+/// A non-owning reference to `to`: it keeps the object's memory (an unowned reference) and upgrades to a strong one
+/// while the object is alive. One struct rather than a "hot" reference beside an anchor holding the memory: the two
+/// repeated the object and the fallback box (64 bytes in every transform and every slot, now 32).
 @usableFromInline
 package struct TargetRef: @unchecked Sendable {
-    // Immutable bits; the anchor next to it keeps the object's memory (and the fallback box) alive.
+    // Immutable. `object` only keeps the memory valid: it is never upgraded through this field (that would trap on a
+    // deinitialising object); `raw` is the same object as plain bits, read without reference counting.
+    private unowned let object: AnyObject
     @usableFromInline let raw: Unmanaged<AnyObject>
     @usableFromInline let tryRetain: TryRetainFunction?
-    @usableFromInline let box: Unmanaged<WeakTargetBox>?
+    /// The fallback (only where `swift_tryRetain` cannot be found), held strongly.
+    @usableFromInline let box: WeakTargetBox?
 
-    init(raw: Unmanaged<AnyObject>, tryRetain: TryRetainFunction?, box: Unmanaged<WeakTargetBox>?) {
-        self.raw = raw
+    /// `tryRetain` is the runtime's unless a test forces the weak fallback with nil.
+    package init(_ object: AnyObject, tryRetain: TryRetainFunction? = runtimeTryRetain) {
+        self.object = object
+        raw = .passUnretained(object)
         self.tryRetain = tryRetain
-        self.box = box
+        box = tryRetain == nil ? WeakTargetBox(object) : nil
     }
 
     /// The object, retained (the caller releases it), or nil once it has begun deinitialising.
@@ -46,24 +52,7 @@ package struct TargetRef: @unchecked Sendable {
         if let tryRetain {
             return tryRetain(raw.toOpaque()) == nil ? nil : raw
         }
-        return box.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.retained() }
-    }
-}
-
-/// Keeps a ``TargetRef`` valid: it holds the object's memory (unowned) and, in the fallback, the weak box.
-@usableFromInline
-package struct TargetAnchor: @unchecked Sendable {
-    // Immutable; `object` is never upgraded through this field (that would trap on a deinitialising object).
-    private unowned let object: AnyObject
-    private let box: WeakTargetBox?
-    package let ref: TargetRef
-
-    /// `tryRetain` is the runtime's unless a test forces the weak fallback with nil.
-    package init(_ object: AnyObject, tryRetain: TryRetainFunction? = runtimeTryRetain) {
-        self.object = object
-        let box = tryRetain == nil ? WeakTargetBox(object) : nil
-        self.box = box
-        ref = TargetRef(raw: .passUnretained(object), tryRetain: tryRetain, box: box.map(Unmanaged.passUnretained))
+        return box.unsafelyUnwrapped.retained()
     }
 }
 
