@@ -22,10 +22,11 @@ extension Signal {
     func catching<NewFailure: Error>(
         _ handler: @escaping @Sendable (Failure) -> Signal<Value, NewFailure>
     ) -> Signal<Value, NewFailure> {
-        let source = self
-        return Signal<Value, NewFailure> { downstream in
+        let recipe = Recipe(self, handler)
+        return Signal<Value, NewFailure>(body: .action { downstream in
+            let handler = recipe.parameters
             let serial = SerialDisposer()
-            let first = source.attach(
+            let first = recipe.upstream.attach(
                 value: { downstream.send($0) },
                 error: { error in
                     serial.replace(with: handler(error).attach(
@@ -35,7 +36,7 @@ extension Signal {
                 complete: { downstream.sendComplete() })
             serial.keepFirst(first)
             return Disposer { serial.dispose() }
-        }
+        }, depth: recipe.depth)
     }
 
     /// `catch(_:)` with a replacement that cannot fail, so that `.catch { _ in .just(fallback) }` needs no type

@@ -7,14 +7,15 @@ extension Signal {
     public func compactMap<Output: Sendable>(
         _ transform: @escaping @Sendable (Value) -> Output?
     ) -> Signal<Output, Failure> {
-        let upstream = self
-        return .fused { value, keep, error, complete in
+        let recipe = Recipe(self, transform)
+        return .fused(depth: recipe.depth) { value, keep, error, complete in
+            let transform = recipe.parameters
             if let keep {
-                return upstream.attach(value: { input in
+                return recipe.upstream.attach(value: { input in
                     if let output = transform(input), keep(output) { value(output) }
                 }, error: error, complete: complete)
             }
-            return upstream.attach(value: { input in
+            return recipe.upstream.attach(value: { input in
                 if let output = transform(input) { value(output) }
             }, error: error, complete: complete)
         }

@@ -6,9 +6,11 @@ extension Signal {
     /// On completion a pending value is emitted first; an error drops it and is forwarded at once.
     public func debounce(_ interval: Duration, on scheduler: some Scheduling) -> Signal {
         requirePositive(interval, "Signal.debounce(_:on:)")
-        return Signal { downstream in
+        let recipe = Recipe(self, (interval, scheduler))
+        return Signal(body: .action { downstream in
+            let (interval, scheduler) = recipe.parameters
             let state = Locked(DebounceState<Value>())
-            let upstream = subscribe(SignalSubscriber(
+            let upstream = recipe.upstream.subscribe(SignalSubscriber(
                 value: { value in
                     let (generation, previous) = state.withLock { state in
                         state.generation += 1
@@ -50,7 +52,7 @@ extension Signal {
                 upstream.dispose()
                 state.withLock { $0.cancel() }?.cancel()
             }
-        }
+        }, depth: recipe.depth)
     }
 }
 

@@ -4,9 +4,11 @@ extension Signal {
     /// Shifts every event — values, error and completion — later by `interval` on `scheduler`, keeping their order.
     public func delay(_ interval: Duration, on scheduler: some Scheduling) -> Signal {
         requirePositive(interval, "Signal.delay(_:on:)")
-        return Signal { downstream in
+        let recipe = Recipe(self, (interval, scheduler))
+        return Signal(body: .action { downstream in
+            let (interval, scheduler) = recipe.parameters
             let pending = ScheduledWork()
-            let upstream = subscribe(SignalSubscriber(
+            let upstream = recipe.upstream.subscribe(SignalSubscriber(
                 value: { value in pending.schedule(on: scheduler, after: interval) { downstream.send(value) } },
                 error: { error in pending.schedule(on: scheduler, after: interval) { downstream.sendError(error) } },
                 complete: { pending.schedule(on: scheduler, after: interval) { downstream.sendComplete() } }))
@@ -14,7 +16,7 @@ extension Signal {
                 upstream.dispose()
                 pending.cancelAll()
             }
-        }
+        }, depth: recipe.depth)
     }
 }
 

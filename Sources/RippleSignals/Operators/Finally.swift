@@ -2,8 +2,10 @@ extension Signal {
     /// Runs `action` once the subscription ends: after the downstream error or completion callback, or on disposal,
     /// or when the subscription is released — exactly once, whichever comes first.
     public func finally(_ action: @escaping @Sendable () -> Void) -> Signal {
-        Signal { downstream in
-            let upstream = subscribe(SignalSubscriber(
+        let recipe = Recipe(self, action)
+        return Signal(body: .action { downstream in
+            let action = recipe.parameters
+            let upstream = recipe.upstream.subscribe(SignalSubscriber(
                 value: downstream.send,
                 error: downstream.sendError,
                 complete: downstream.sendComplete))
@@ -14,6 +16,6 @@ extension Signal {
                 action()
                 upstream.dispose()
             }
-        }
+        }, depth: recipe.depth)
     }
 }

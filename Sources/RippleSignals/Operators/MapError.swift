@@ -8,9 +8,11 @@ extension Signal {
         _ transform: @escaping @Sendable (Failure) -> NewFailure
     ) -> Signal<Value, NewFailure> {
         if case .just(let value) = body { return .just(value) }
-        let upstream = self
-        return .fused { value, keep, error, complete in
-            upstream.attach(value: value, keep: keep, error: { error(transform($0)) }, complete: complete)
+        let recipe = Recipe(self, transform)
+        return .fused(depth: recipe.depth) { value, keep, error, complete in
+            let transform = recipe.parameters
+            return recipe.upstream.attach(value: value, keep: keep, error: { error(transform($0)) },
+                                          complete: complete)
         }
     }
 }

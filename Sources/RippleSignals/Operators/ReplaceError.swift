@@ -7,9 +7,10 @@ extension Signal {
     @inlinable
     public func replaceError(with output: Value) -> Signal<Value, Never> {
         if case .just(let value) = body { return .just(value) }
-        let upstream = self
-        return .fused { value, keep, error, complete in
-            upstream.attach(value: value, keep: keep, error: { _ in
+        let recipe = Recipe(self, output)
+        return .fused(depth: recipe.depth) { value, keep, error, complete in
+            let output = recipe.parameters
+            return recipe.upstream.attach(value: value, keep: keep, error: { _ in
                 withExtendedLifetime(error) {}
                 if keep?(output) ?? true { value(output) }
                 complete()

@@ -8,11 +8,12 @@ extension Signal {
     /// the stack.
     public func retry(_ count: Int) -> Signal {
         requireNonNegative(count, "Signal.retry(_:)")
-        return Signal { downstream in
-            let retrying = Retrying(source: self, downstream: downstream, retries: count)
+        let recipe = Recipe(self, count)
+        return Signal(body: .action { downstream in
+            let retrying = Retrying(recipe: recipe, downstream: downstream)
             retrying.start()
             return Disposer { retrying.dispose() }
-        }
+        }, depth: recipe.depth)
     }
 }
 
@@ -22,9 +23,10 @@ extension Signal {
 /// through its value callback, so a source that lets go of its subscriber unended frees the chain (see
 /// `CombiningState`). It is only reached from an attempt's callbacks or while subscribing.
 final class Retrying<Value: Sendable, Failure: Error>: @unchecked Sendable {
-    private let source: Signal<Value, Failure>
+    /// The source and the retry count.
+    private let recipe: Recipe<Value, Failure, Int>
     private unowned(unsafe) let downstream: SignalSubscriber<Value, Failure>
-    private let retries: Int
+    private var retries: Int { recipe.parameters }
     private let lock = Lock()
     private var subscriptions = 0
     private var current: Disposer?
@@ -33,10 +35,9 @@ final class Retrying<Value: Sendable, Failure: Error>: @unchecked Sendable {
     private var looping = false
     private var again = false
 
-    init(source: Signal<Value, Failure>, downstream: SignalSubscriber<Value, Failure>, retries: Int) {
-        self.source = source
+    init(recipe: Recipe<Value, Failure, Int>, downstream: SignalSubscriber<Value, Failure>) {
+        self.recipe = recipe
         self.downstream = downstream
-        self.retries = retries
     }
 
     func start() {
@@ -58,7 +59,7 @@ final class Retrying<Value: Sendable, Failure: Error>: @unchecked Sendable {
             }
             subscriptions += 1
             lock.unlock()
-            let disposer = source.subscribe(SignalSubscriber(
+            let disposer = recipe.upstream.subscribe(SignalSubscriber(
                 value: downstream.send,
                 error: { [self] error in failed(error) },
                 complete: downstream.sendComplete))

@@ -9,10 +9,11 @@ extension Signal {
     public func scan<Result: Sendable>(
         _ initial: Result, _ accumulate: @escaping @Sendable (Result, Value) -> Result
     ) -> Signal<Result, Failure> {
-        let upstream = self
-        return .fused { value, keep, error, complete in
+        let recipe = Recipe(self, (initial, accumulate))
+        return .fused(depth: recipe.depth) { value, keep, error, complete in
+            let (initial, accumulate) = recipe.parameters
             let accumulator = ScanAccumulator(initial)
-            return upstream.attach(value: { input in
+            return recipe.upstream.attach(value: { input in
                 let next = accumulate(accumulator.current, input)
                 accumulator.current = next
                 if keep?(next) ?? true { value(next) }

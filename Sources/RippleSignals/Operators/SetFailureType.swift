@@ -15,9 +15,9 @@ extension Signal where Failure == Never {
         case .just(let value):
             return .just(value)
         case .action, .fused:
-            let upstream = self
-            return .fused { value, keep, error, complete in
-                upstream.attach(value: value, keep: keep, error: ignoring(keepingAlive: error), complete: complete)
+            let recipe = Recipe(self, ())
+            return .fused(depth: recipe.depth) { value, keep, error, complete in
+                recipe.upstream.attach(value: value, keep: keep, error: ignoring(keepingAlive: error), complete: complete)
             }
         }
     }

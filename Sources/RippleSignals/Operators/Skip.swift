@@ -4,9 +4,10 @@ extension Signal {
     /// Drops the first `count` values, then forwards the rest. The count is per subscription.
     public func skip(_ count: Int) -> Signal {
         requireNonNegative(count, "Signal.skip(_:)")
-        return Signal { downstream in
-            let remaining = Counter(count)
-            return subscribe(SignalSubscriber(
+        let recipe = Recipe(self, count)
+        return Signal(body: .action { downstream in
+            let remaining = Counter(recipe.parameters)
+            return recipe.upstream.subscribe(SignalSubscriber(
                 value: { value in
                     if remaining.value > 0 {
                         remaining.value -= 1
@@ -16,6 +17,6 @@ extension Signal {
                 },
                 error: downstream.sendError,
                 complete: downstream.sendComplete))
-        }
+        }, depth: recipe.depth)
     }
 }

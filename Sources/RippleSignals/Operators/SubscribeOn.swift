@@ -3,11 +3,12 @@ import RippleCore
 extension Signal {
     /// Runs the source's action (the subscription itself) on `scheduler`. Disposing before it ran cancels it.
     public func subscribe(on scheduler: some Scheduling) -> Signal {
-        Signal { downstream in
+        let recipe = Recipe(self, scheduler)
+        return Signal(body: .action { downstream in
             let serial = SerialDisposer()
-            let work = scheduler.schedule {
+            let work = recipe.parameters.schedule {
                 guard !downstream.isDisposed else { return }
-                serial.replace(with: subscribe(SignalSubscriber(
+                serial.replace(with: recipe.upstream.subscribe(SignalSubscriber(
                     value: downstream.send,
                     error: downstream.sendError,
                     complete: downstream.sendComplete)))
@@ -16,6 +17,6 @@ extension Signal {
                 work.cancel()
                 serial.dispose()
             }
-        }
+        }, depth: recipe.depth)
     }
 }

@@ -6,7 +6,9 @@ extension Signal {
     /// `take(0)` completes without subscribing to the source. The count is per subscription.
     public func take(_ count: Int) -> Signal {
         requireNonNegative(count, "Signal.take(_:)")
-        return Signal { downstream in
+        let recipe = Recipe(self, count)
+        return Signal(body: .action { downstream in
+            let count = recipe.parameters
             if count == 0 {
                 downstream.sendComplete()
                 return .empty
@@ -27,8 +29,8 @@ extension Signal {
                 error: downstream.sendError,
                 complete: downstream.sendComplete)
             link.target = upstream
-            return subscribe(upstream)
-        }
+            return recipe.upstream.subscribe(upstream)
+        }, depth: recipe.depth)
     }
 }
 

@@ -4,20 +4,21 @@ extension Signal {
     /// Ignores the source's values; when the source completes, subscribes to `next` and forwards its events.
     /// An error from the source is forwarded and `next` is never subscribed.
     public func then<Output: Sendable>(_ next: Signal<Output, Failure>) -> Signal<Output, Failure> {
-        Signal<Output, Failure> { downstream in
+        let recipe = PairRecipe(self, next)
+        return Signal<Output, Failure>(body: .action { downstream in
             let serial = SerialDisposer()
-            let first = subscribe(SignalSubscriber(
+            let first = recipe.first.subscribe(SignalSubscriber(
                 value: nil,
                 error: downstream.sendError,
                 complete: {
-                    serial.replace(with: next.subscribe(SignalSubscriber(
+                    serial.replace(with: recipe.second.subscribe(SignalSubscriber(
                         value: downstream.send,
                         error: downstream.sendError,
                         complete: downstream.sendComplete)))
                 }))
             serial.keepFirst(first)
             return Disposer { serial.dispose() }
-        }
+        }, depth: recipe.depth)
     }
 }
 

@@ -11,8 +11,9 @@ extension Signal {
     public func timeout(_ interval: Duration, on scheduler: some Scheduling,
                         customError: (@Sendable () -> Failure)? = nil) -> Signal {
         requirePositive(interval, "Signal.timeout(_:on:customError:)")
-        let source = self
-        return Signal { downstream in
+        let recipe = Recipe(self, (interval, scheduler, customError))
+        return Signal(body: .action { downstream in
+            let (interval, scheduler, customError) = recipe.parameters
             let state = TimeoutState()
             @Sendable func arm() {
                 let generation = state.bump()
@@ -27,7 +28,7 @@ extension Signal {
                 state.keep(timer, for: generation)
             }
             arm()
-            let upstream = source.subscribe(SignalSubscriber(
+            let upstream = recipe.upstream.subscribe(SignalSubscriber(
                 value: { value in
                     guard state.isLive else { return }
                     arm()
@@ -43,7 +44,7 @@ extension Signal {
                 }))
             state.keepSource(upstream)
             return Disposer { state.end() }
-        }
+        }, depth: recipe.depth)
     }
 }
 

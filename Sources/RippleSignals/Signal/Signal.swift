@@ -34,6 +34,9 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     }
 
     @usableFromInline let body: Body
+    /// How many single-upstream operators this recipe stacks on a source (see `Recipe`): paces the release drain
+    /// and the stack checks of fused chains. A `Signal` stays within the three-word inline buffer of an existential.
+    @usableFromInline let depth: UInt32
 
     /// Subscribes with raw callbacks: `value` gets this signal's values that pass `keep` (all when nil), `error` and
     /// `complete` its terminal events.
@@ -50,11 +53,13 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     @inlinable
     public init(_ action: @escaping @Sendable (SignalSubscriber<Value, Failure>) -> Disposer) {
         body = .action(action)
+        depth = 0
     }
 
     @inlinable
-    init(body: Body) {
+    init(body: Body, depth: UInt32) {
         self.body = body
+        self.depth = depth
     }
 
     /// The value of a `just`, which flatMap delivers inline; nil for other signals.
@@ -74,8 +79,8 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     /// above it tests its output with it (or the chain's head, or a `just`). A map-then-filter pair then costs one
     /// closure per subscription, and one call fewer per value.
     @inlinable
-    static func fused(_ attach: @escaping Fused) -> Signal {
-        Signal(body: .fused(attach))
+    static func fused(depth: UInt32, _ attach: @escaping Fused) -> Signal {
+        Signal(body: .fused(attach), depth: depth)
     }
 
     /// Subscribes with raw callbacks, through one subscriber for a whole map/filter chain (see ``fused(_:)``):
@@ -88,9 +93,12 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
         switch body {
         case .fused(let fused):
             // Only the stack is checked here, not counted: leaving the level afterwards would cost the tail call
-            // (callgrind: ~115 instructions per fused operator when subscribing, against ~30). Deep in the stack the
-            // chain is cut: the rest subscribes through a subscriber, queued for the root (see `SubscriptionDepth`).
-            if mustCutFusedChain() {
+            // (callgrind: ~115 instructions per fused operator when subscribing, against ~30). And only at every
+            // `fusedCheckInterval`-th level of the recipe (consecutive within a fused chain): a check at each level
+            // cost ~90 instructions per level (a thread-local lookup; callgrind, MapFilterCreating). Deep in the
+            // stack the chain is cut: the rest subscribes through a subscriber, queued for the root (see
+            // `SubscriptionDepth`).
+            if depth % Self.fusedCheckInterval == 0, mustCutFusedChain() {
                 return attachThroughSubscriber(value: value, keep: keep, error: error, complete: complete)
             }
             return fused(value, keep, error, complete)
