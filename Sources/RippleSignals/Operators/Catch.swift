@@ -22,11 +22,10 @@ extension Signal {
     func catching<NewFailure: Error>(
         _ handler: @escaping @Sendable (Failure) -> Signal<Value, NewFailure>
     ) -> Signal<Value, NewFailure> {
-        let recipe = Recipe(self, handler)
-        return Signal<Value, NewFailure>(body: .action { downstream in
-            let handler = recipe.parameters
+        let source = asUpstream
+        return Signal<Value, NewFailure>(depth: depth &+ 1) { downstream in
             let serial = SerialDisposer()
-            let first = recipe.upstream.attach(
+            let first = source.attach(
                 value: { downstream.send($0) },
                 error: { error in
                     serial.replace(with: handler(error).attach(
@@ -36,7 +35,7 @@ extension Signal {
                 complete: { downstream.sendComplete() })
             serial.keepFirst(first)
             return Disposer { serial.dispose() }
-        }, depth: recipe.depth)
+        }
     }
 
     /// `catch(_:)` with a replacement that cannot fail, so that `.catch { _ in .just(fallback) }` needs no type

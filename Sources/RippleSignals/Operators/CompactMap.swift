@@ -7,15 +7,14 @@ extension Signal {
     public func compactMap<Output: Sendable>(
         _ transform: @escaping @Sendable (Value) -> Output?
     ) -> Signal<Output, Failure> {
-        let recipe = Recipe(self, transform)
-        return .fused(depth: recipe.depth) { value, keep, error, complete in
-            let transform = recipe.parameters
+        let upstream = asUpstream
+        return .fused(depth: depth &+ 1) { value, keep, error, complete in
             if let keep {
-                return recipe.upstream.attach(value: { input in
+                return upstream.attach(value: { input in
                     if let output = transform(input), keep(output) { value(output) }
                 }, error: error, complete: complete)
             }
-            return recipe.upstream.attach(value: { input in
+            return upstream.attach(value: { input in
                 if let output = transform(input) { value(output) }
             }, error: error, complete: complete)
         }

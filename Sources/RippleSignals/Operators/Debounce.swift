@@ -6,11 +6,10 @@ extension Signal {
     /// On completion a pending value is emitted first; an error drops it and is forwarded at once.
     public func debounce(_ interval: Duration, on scheduler: some Scheduling) -> Signal {
         requirePositive(interval, "Signal.debounce(_:on:)")
-        let recipe = Recipe(self, (interval, scheduler))
-        return Signal(body: .action { downstream in
-            let (interval, scheduler) = recipe.parameters
+        let source = asUpstream
+        return Signal(depth: depth &+ 1) { downstream in
             let state = Locked(DebounceState<Value>())
-            let upstream = recipe.upstream.subscribe(SignalSubscriber(
+            let upstream = source.subscribe(SignalSubscriber(
                 value: { value in
                     let (generation, previous) = state.withLock { state in
                         state.generation += 1
@@ -52,7 +51,7 @@ extension Signal {
                 upstream.dispose()
                 state.withLock { $0.cancel() }?.cancel()
             }
-        }, depth: recipe.depth)
+        }
     }
 }
 

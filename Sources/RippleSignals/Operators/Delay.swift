@@ -4,11 +4,10 @@ extension Signal {
     /// Shifts every event — values, error and completion — later by `interval` on `scheduler`, keeping their order.
     public func delay(_ interval: Duration, on scheduler: some Scheduling) -> Signal {
         requirePositive(interval, "Signal.delay(_:on:)")
-        let recipe = Recipe(self, (interval, scheduler))
-        return Signal(body: .action { downstream in
-            let (interval, scheduler) = recipe.parameters
+        let source = asUpstream
+        return Signal(depth: depth &+ 1) { downstream in
             let pending = ScheduledWork()
-            let upstream = recipe.upstream.subscribe(SignalSubscriber(
+            let upstream = source.subscribe(SignalSubscriber(
                 value: { value in pending.schedule(on: scheduler, after: interval) { downstream.send(value) } },
                 error: { error in pending.schedule(on: scheduler, after: interval) { downstream.sendError(error) } },
                 complete: { pending.schedule(on: scheduler, after: interval) { downstream.sendComplete() } }))
@@ -16,7 +15,7 @@ extension Signal {
                 upstream.dispose()
                 pending.cancelAll()
             }
-        }, depth: recipe.depth)
+        }
     }
 }
 

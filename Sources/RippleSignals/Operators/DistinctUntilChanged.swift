@@ -4,10 +4,10 @@ extension Signal where Value: Equatable {
     ///
     /// The previous value is remembered per subscription. This is what breaks the loop of a two-way binding.
     public func distinctUntilChanged() -> Signal {
-        let recipe = Recipe(self, ())
-        return Signal(body: .action { downstream in
+        let upstream = asUpstream
+        return Signal(depth: depth &+ 1) { downstream in
             let last = LastValue<Value>()
-            return recipe.upstream.subscribe(SignalSubscriber(
+            return upstream.subscribe(SignalSubscriber(
                 value: { value in
                     if last.value != value {
                         last.value = value
@@ -16,7 +16,7 @@ extension Signal where Value: Equatable {
                 },
                 error: downstream.sendError,
                 complete: downstream.sendComplete))
-        }, depth: recipe.depth)
+        }
     }
 }
 

@@ -5,14 +5,13 @@ extension Signal {
         // Hands its predicate upstream instead of wrapping `value` (see `fused(_:)`): the operator above tests its
         // values with it, then with the predicates of the filters below (`keep`), in chain order. Inlinable so the
         // composed closures are specialised in the caller's module.
-        let recipe = Recipe(self, isIncluded)
-        return .fused(depth: recipe.depth) { value, keep, error, complete in
-            let isIncluded = recipe.parameters
+        let upstream = asUpstream
+        return .fused(depth: depth &+ 1) { value, keep, error, complete in
             if let keep {
-                return recipe.upstream.attach(value: value, keep: { isIncluded($0) && keep($0) }, error: error,
-                                              complete: complete)
+                return upstream.attach(value: value, keep: { isIncluded($0) && keep($0) }, error: error,
+                                       complete: complete)
             }
-            return recipe.upstream.attach(value: value, keep: isIncluded, error: error, complete: complete)
+            return upstream.attach(value: value, keep: isIncluded, error: error, complete: complete)
         }
     }
 }

@@ -2,10 +2,9 @@ extension Signal {
     /// Runs `action` once the subscription ends: after the downstream error or completion callback, or on disposal,
     /// or when the subscription is released — exactly once, whichever comes first.
     public func finally(_ action: @escaping @Sendable () -> Void) -> Signal {
-        let recipe = Recipe(self, action)
-        return Signal(body: .action { downstream in
-            let action = recipe.parameters
-            let upstream = recipe.upstream.subscribe(SignalSubscriber(
+        let source = asUpstream
+        return Signal(depth: depth &+ 1) { downstream in
+            let upstream = source.subscribe(SignalSubscriber(
                 value: downstream.send,
                 error: downstream.sendError,
                 complete: downstream.sendComplete))
@@ -16,6 +15,6 @@ extension Signal {
                 action()
                 upstream.dispose()
             }
-        }, depth: recipe.depth)
+        }
     }
 }

@@ -19,12 +19,12 @@ extension Signal {
     ) -> Signal<Output, Failure> {
         // Inlinable so that the per-subscription state and its callbacks are specialised in the caller's module: no
         // generic metadata lookups when subscribing or per value.
-        let recipe = Recipe(self, transform)
-        return Signal<Output, Failure>(body: .action { downstream in
-            let state = FlattenMapState(downstream: downstream, transform: recipe.parameters)
-            state.start(recipe.upstream)
+        let upstream = asUpstream
+        return Signal<Output, Failure>(depth: depth &+ 1) { downstream in
+            let state = FlattenMapState(downstream: downstream, transform: transform)
+            state.start(upstream)
             return state
-        }, depth: recipe.depth)
+        }
     }
 }
 

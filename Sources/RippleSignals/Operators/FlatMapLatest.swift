@@ -27,12 +27,12 @@ extension Signal {
     func latestFlatMap<Output: Sendable>(
         _ transform: @escaping @Sendable (Value) -> Signal<Output, Failure>
     ) -> Signal<Output, Failure> {
-        let recipe = Recipe(self, transform)
-        return Signal<Output, Failure>(body: .action { downstream in
-            let state = SwitchToLatestState(downstream: downstream, transform: recipe.parameters)
-            state.start(recipe.upstream, downstream: downstream)
+        let upstream = asUpstream
+        return Signal<Output, Failure>(depth: depth &+ 1) { downstream in
+            let state = SwitchToLatestState(downstream: downstream, transform: transform)
+            state.start(upstream, downstream: downstream)
             return state
-        }, depth: recipe.depth)
+        }
     }
 
     /// Forwards the values of the latest inner signal this signal sent (`flatMapLatest { $0 }`).

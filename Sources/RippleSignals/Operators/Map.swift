@@ -4,16 +4,15 @@ extension Signal {
     public func map<Output: Sendable>(_ transform: @escaping @Sendable (Value) -> Output) -> Signal<Output, Failure> {
         // Inlinable so the composed per-value closure is specialised in the caller's module: no generic metadata or
         // value-witness calls per hop. `keep` is the predicate of the filters right below (see `fused(_:)`).
-        let recipe = Recipe(self, transform)
-        return .fused(depth: recipe.depth) { value, keep, error, complete in
-            let transform = recipe.parameters
+        let upstream = asUpstream
+        return .fused(depth: depth &+ 1) { value, keep, error, complete in
             if let keep {
-                return recipe.upstream.attach(value: { input in
+                return upstream.attach(value: { input in
                     let output = transform(input)
                     if keep(output) { value(output) }
                 }, error: error, complete: complete)
             }
-            return recipe.upstream.attach(value: { value(transform($0)) }, error: error, complete: complete)
+            return upstream.attach(value: { value(transform($0)) }, error: error, complete: complete)
         }
     }
 }

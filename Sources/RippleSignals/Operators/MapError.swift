@@ -8,11 +8,9 @@ extension Signal {
         _ transform: @escaping @Sendable (Failure) -> NewFailure
     ) -> Signal<Value, NewFailure> {
         if case .just(let value) = body { return .just(value) }
-        let recipe = Recipe(self, transform)
-        return .fused(depth: recipe.depth) { value, keep, error, complete in
-            let transform = recipe.parameters
-            return recipe.upstream.attach(value: value, keep: keep, error: { error(transform($0)) },
-                                          complete: complete)
+        let upstream = asUpstream
+        return .fused(depth: depth &+ 1) { value, keep, error, complete in
+            upstream.attach(value: value, keep: keep, error: { error(transform($0)) }, complete: complete)
         }
     }
 }

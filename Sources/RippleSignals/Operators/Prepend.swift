@@ -9,14 +9,14 @@ extension Signal {
 
     /// Sends the elements of `values` first, then the source's events.
     public func prepend<Elements: Sequence & Sendable>(_ values: Elements) -> Signal where Elements.Element == Value {
-        let recipe = Recipe(self, values)
-        return Signal(body: .action { downstream in
-            for value in recipe.parameters {
+        let source = asUpstream
+        return Signal(depth: depth &+ 1) { downstream in
+            for value in values {
                 downstream.send(value)
                 if downstream.isDisposed { return .empty }
             }
-            return recipe.upstream.attach(value: { downstream.send($0) }, error: { downstream.sendError($0) },
-                                          complete: { downstream.sendComplete() })
-        }, depth: recipe.depth)
+            return source.attach(value: { downstream.send($0) }, error: { downstream.sendError($0) },
+                                 complete: { downstream.sendComplete() })
+        }
     }
 }

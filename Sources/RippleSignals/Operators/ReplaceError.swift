@@ -7,10 +7,9 @@ extension Signal {
     @inlinable
     public func replaceError(with output: Value) -> Signal<Value, Never> {
         if case .just(let value) = body { return .just(value) }
-        let recipe = Recipe(self, output)
-        return .fused(depth: recipe.depth) { value, keep, error, complete in
-            let output = recipe.parameters
-            return recipe.upstream.attach(value: value, keep: keep, error: { _ in
+        let upstream = asUpstream
+        return .fused(depth: depth &+ 1) { value, keep, error, complete in
+            upstream.attach(value: value, keep: keep, error: { _ in
                 withExtendedLifetime(error) {}
                 if keep?(output) ?? true { value(output) }
                 complete()

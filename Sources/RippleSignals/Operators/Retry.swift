@@ -8,12 +8,12 @@ extension Signal {
     /// the stack.
     public func retry(_ count: Int) -> Signal {
         requireNonNegative(count, "Signal.retry(_:)")
-        let recipe = Recipe(self, count)
-        return Signal(body: .action { downstream in
-            let retrying = Retrying(recipe: recipe, downstream: downstream)
+        let upstream = asUpstream
+        return Signal(depth: depth &+ 1) { downstream in
+            let retrying = Retrying(source: upstream, downstream: downstream, retries: count)
             retrying.start()
             return Disposer { retrying.dispose() }
-        }, depth: recipe.depth)
+        }
     }
 }
 
@@ -23,10 +23,9 @@ extension Signal {
 /// through its value callback, so a source that lets go of its subscriber unended frees the chain (see
 /// `CombiningState`). It is only reached from an attempt's callbacks or while subscribing.
 final class Retrying<Value: Sendable, Failure: Error>: @unchecked Sendable {
-    /// The source and the retry count.
-    private let recipe: Recipe<Value, Failure, Int>
+    private let source: Signal<Value, Failure>
     private unowned(unsafe) let downstream: SignalSubscriber<Value, Failure>
-    private var retries: Int { recipe.parameters }
+    private let retries: Int
     private let lock = Lock()
     private var subscriptions = 0
     private var current: Disposer?
@@ -35,9 +34,10 @@ final class Retrying<Value: Sendable, Failure: Error>: @unchecked Sendable {
     private var looping = false
     private var again = false
 
-    init(recipe: Recipe<Value, Failure, Int>, downstream: SignalSubscriber<Value, Failure>) {
-        self.recipe = recipe
+    init(source: Signal<Value, Failure>, downstream: SignalSubscriber<Value, Failure>, retries: Int) {
+        self.source = source
         self.downstream = downstream
+        self.retries = retries
     }
 
     func start() {
@@ -59,7 +59,7 @@ final class Retrying<Value: Sendable, Failure: Error>: @unchecked Sendable {
             }
             subscriptions += 1
             lock.unlock()
-            let disposer = recipe.upstream.subscribe(SignalSubscriber(
+            let disposer = source.subscribe(SignalSubscriber(
                 value: downstream.send,
                 error: { [self] error in failed(error) },
                 complete: downstream.sendComplete))

@@ -9,11 +9,10 @@ extension Signal {
     public func scan<Result: Sendable>(
         _ initial: Result, _ accumulate: @escaping @Sendable (Result, Value) -> Result
     ) -> Signal<Result, Failure> {
-        let recipe = Recipe(self, (initial, accumulate))
-        return .fused(depth: recipe.depth) { value, keep, error, complete in
-            let (initial, accumulate) = recipe.parameters
+        let upstream = asUpstream
+        return .fused(depth: depth &+ 1) { value, keep, error, complete in
             let accumulator = ScanAccumulator(initial)
-            return recipe.upstream.attach(value: { input in
+            return upstream.attach(value: { input in
                 let next = accumulate(accumulator.current, input)
                 accumulator.current = next
                 if keep?(next) ?? true { value(next) }

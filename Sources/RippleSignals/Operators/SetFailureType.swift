@@ -15,9 +15,9 @@ extension Signal where Failure == Never {
         case .just(let value):
             return .just(value)
         case .action, .fused:
-            let recipe = Recipe(self, ())
-            return .fused(depth: recipe.depth) { value, keep, error, complete in
-                recipe.upstream.attach(value: value, keep: keep, error: ignoring(keepingAlive: error), complete: complete)
+            let upstream = asUpstream
+            return .fused(depth: depth &+ 1) { value, keep, error, complete in
+                upstream.attach(value: value, keep: keep, error: ignoring(keepingAlive: error), complete: complete)
             }
         }
     }

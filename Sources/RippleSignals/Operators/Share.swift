@@ -22,24 +22,22 @@ extension Signal {
     /// subscriber of the same connection (Rx's `share(replay:)`, scope "while connected").
     public func share(replay: Int) -> Signal {
         requireNonNegative(replay, "Signal.share(replay:)")
-        let hub = ShareHub(Recipe(self, replay))
-        return Signal(body: .action { downstream in hub.join(downstream) }, depth: hub.recipe.depth)
+        let hub = ShareHub(source: asUpstream, replay: replay)
+        return Signal(depth: depth &+ 1) { downstream in hub.join(downstream) }
     }
 }
 
 /// What a shared signal keeps between subscriptions: the current connection, weakly.
 /// `@unchecked Sendable`: `connection` is guarded by `lock`.
 final class ShareHub<Value: Sendable, Failure: Error>: @unchecked Sendable {
-    /// The source and the replay count, boxed so that a deep source is freed through the release drain (see
-    /// `Recipe`).
-    let recipe: Recipe<Value, Failure, Int>
-    var source: Signal<Value, Failure> { recipe.upstream }
-    var replay: Int { recipe.parameters }
+    let source: Signal<Value, Failure>
+    let replay: Int
     let lock = Lock()
     weak var connection: ShareConnection<Value, Failure>?
 
-    init(_ recipe: Recipe<Value, Failure, Int>) {
-        self.recipe = recipe
+    init(source: Signal<Value, Failure>, replay: Int) {
+        self.source = source
+        self.replay = replay
     }
 
     /// Adds `downstream` to the live connection, or connects a new one; returns its cleanup.

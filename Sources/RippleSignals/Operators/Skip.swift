@@ -4,10 +4,10 @@ extension Signal {
     /// Drops the first `count` values, then forwards the rest. The count is per subscription.
     public func skip(_ count: Int) -> Signal {
         requireNonNegative(count, "Signal.skip(_:)")
-        let recipe = Recipe(self, count)
-        return Signal(body: .action { downstream in
-            let remaining = Counter(recipe.parameters)
-            return recipe.upstream.subscribe(SignalSubscriber(
+        let upstream = asUpstream
+        return Signal(depth: depth &+ 1) { downstream in
+            let remaining = Counter(count)
+            return upstream.subscribe(SignalSubscriber(
                 value: { value in
                     if remaining.value > 0 {
                         remaining.value -= 1
@@ -17,6 +17,6 @@ extension Signal {
                 },
                 error: downstream.sendError,
                 complete: downstream.sendComplete))
-        }, depth: recipe.depth)
+        }
     }
 }

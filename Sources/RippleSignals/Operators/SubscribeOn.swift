@@ -3,12 +3,12 @@ import RippleCore
 extension Signal {
     /// Runs the source's action (the subscription itself) on `scheduler`. Disposing before it ran cancels it.
     public func subscribe(on scheduler: some Scheduling) -> Signal {
-        let recipe = Recipe(self, scheduler)
-        return Signal(body: .action { downstream in
+        let upstream = asUpstream
+        return Signal(depth: depth &+ 1) { downstream in
             let serial = SerialDisposer()
-            let work = recipe.parameters.schedule {
+            let work = scheduler.schedule {
                 guard !downstream.isDisposed else { return }
-                serial.replace(with: recipe.upstream.subscribe(SignalSubscriber(
+                serial.replace(with: upstream.subscribe(SignalSubscriber(
                     value: downstream.send,
                     error: downstream.sendError,
                     complete: downstream.sendComplete)))
@@ -17,6 +17,6 @@ extension Signal {
                 work.cancel()
                 serial.dispose()
             }
-        }, depth: recipe.depth)
+        }
     }
 }

@@ -6,9 +6,8 @@ extension Signal {
     /// `take(0)` completes without subscribing to the source. The count is per subscription.
     public func take(_ count: Int) -> Signal {
         requireNonNegative(count, "Signal.take(_:)")
-        let recipe = Recipe(self, count)
-        return Signal(body: .action { downstream in
-            let count = recipe.parameters
+        let source = asUpstream
+        return Signal(depth: depth &+ 1) { downstream in
             if count == 0 {
                 downstream.sendComplete()
                 return .empty
@@ -29,8 +28,8 @@ extension Signal {
                 error: downstream.sendError,
                 complete: downstream.sendComplete)
             link.target = upstream
-            return recipe.upstream.subscribe(upstream)
-        }, depth: recipe.depth)
+            return source.subscribe(upstream)
+        }
     }
 }
 

@@ -4,21 +4,22 @@ extension Signal {
     /// Ignores the source's values; when the source completes, subscribes to `next` and forwards its events.
     /// An error from the source is forwarded and `next` is never subscribed.
     public func then<Output: Sendable>(_ next: Signal<Output, Failure>) -> Signal<Output, Failure> {
-        let recipe = PairRecipe(self, next)
-        return Signal<Output, Failure>(body: .action { downstream in
+        let upstream = asUpstream
+        let next = next.asUpstream
+        return Signal<Output, Failure>(depth: max(depth, next.depth) &+ 1) { downstream in
             let serial = SerialDisposer()
-            let first = recipe.first.subscribe(SignalSubscriber(
+            let first = upstream.subscribe(SignalSubscriber(
                 value: nil,
                 error: downstream.sendError,
                 complete: {
-                    serial.replace(with: recipe.second.subscribe(SignalSubscriber(
+                    serial.replace(with: next.subscribe(SignalSubscriber(
                         value: downstream.send,
                         error: downstream.sendError,
                         complete: downstream.sendComplete)))
                 }))
             serial.keepFirst(first)
             return Disposer { serial.dispose() }
-        }, depth: recipe.depth)
+        }
     }
 }
 

@@ -8,9 +8,8 @@ extension Signal {
     /// opening the next. On completion a held value is emitted first; an error drops it.
     public func throttle(_ interval: Duration, on scheduler: some Scheduling, latest: Bool = true) -> Signal {
         requirePositive(interval, "Signal.throttle(_:on:latest:)")
-        let recipe = Recipe(self, (interval, scheduler, latest))
-        return Signal(body: .action { downstream in
-            let (interval, scheduler, latest) = recipe.parameters
+        let source = asUpstream
+        return Signal(depth: depth &+ 1) { downstream in
             let state = Locked(ThrottleState<Value>())
             // Closes the current window: emits the held value and opens the next window, or goes idle.
             @Sendable func windowEnded() {
@@ -29,7 +28,7 @@ extension Signal {
                 state.withLock { $0.timer = timer }
                 downstream.send(held)
             }
-            let upstream = recipe.upstream.subscribe(SignalSubscriber(
+            let upstream = source.subscribe(SignalSubscriber(
                 value: { value in
                     let emitNow = state.withLock { state -> Bool in
                         if state.windowOpen {
@@ -58,7 +57,7 @@ extension Signal {
                 upstream.dispose()
                 state.withLock { $0.end() }?.cancel()
             }
-        }, depth: recipe.depth)
+        }
     }
 }
 

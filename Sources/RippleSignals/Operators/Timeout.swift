@@ -11,9 +11,8 @@ extension Signal {
     public func timeout(_ interval: Duration, on scheduler: some Scheduling,
                         customError: (@Sendable () -> Failure)? = nil) -> Signal {
         requirePositive(interval, "Signal.timeout(_:on:customError:)")
-        let recipe = Recipe(self, (interval, scheduler, customError))
-        return Signal(body: .action { downstream in
-            let (interval, scheduler, customError) = recipe.parameters
+        let source = asUpstream
+        return Signal(depth: depth &+ 1) { downstream in
             let state = TimeoutState()
             @Sendable func arm() {
                 let generation = state.bump()
@@ -28,7 +27,7 @@ extension Signal {
                 state.keep(timer, for: generation)
             }
             arm()
-            let upstream = recipe.upstream.subscribe(SignalSubscriber(
+            let upstream = source.subscribe(SignalSubscriber(
                 value: { value in
                     guard state.isLive else { return }
                     arm()
@@ -44,7 +43,7 @@ extension Signal {
                 }))
             state.keepSource(upstream)
             return Disposer { state.end() }
-        }, depth: recipe.depth)
+        }
     }
 }
 

@@ -56,6 +56,13 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
         depth = 0
     }
 
+    /// An operator's signal, `depth` operators deep (see Recipe.swift).
+    @inlinable
+    init(depth: UInt32, _ action: @escaping @Sendable (SignalSubscriber<Value, Failure>) -> Disposer) {
+        body = .action(action)
+        self.depth = depth
+    }
+
     @inlinable
     init(body: Body, depth: UInt32) {
         self.body = body
