@@ -178,6 +178,15 @@ func ocSubjectCreate(_ n: Int) -> Int {
 }
 #endif
 
+/// Builds the recipe of a Creating workload and drops it unsubscribed: that workload's share spent on the recipe.
+func recipe(_ n: Int, _ build: (Signal<Int, Never>) -> Signal<Int, Never>) -> Int {
+    var built = 0
+    for _ in 0..<n {
+        withExtendedLifetime(build(Signal.just(1))) { built &+= 1 }
+    }
+    return built
+}
+
 /// Builds a recipe of `depth` operators, then drops it (the unit is one operator built and freed).
 func deepRecipe(_ n: Int) -> Int {
     var chain = Signal<Int, Never>.just(1)
@@ -205,6 +214,9 @@ struct SignalsCallgrind {
         case "CombineLatestPumping": result = pump(n, combineLatestChain)
         case "CombineLatestCreating": result = create(n, combineLatestChain)
         case "DeepRecipe": result = deepRecipe(n)
+        case "MapFilterRecipe": result = recipe(n, mapFilterChain)
+        case "FlatMapsRecipe": result = recipe(n, flatMapChain)
+        case "FlatMapLatestRecipe": result = recipe(n, flatMapLatestChain)
         #if OPENCOMBINE
         case "OpenCombine/SubjectPumping": result = ocPump(n) { $0 }
         case "OpenCombine/SubjectPumpingTwoSubscribers": result = ocPump(n, subscribers: 2) { $0 }

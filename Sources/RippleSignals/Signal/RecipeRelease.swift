@@ -33,6 +33,12 @@ final class RecipeDrain {
     @exclusivity(unchecked) var pending: [Any] = []
     @exclusivity(unchecked) private var draining = false
 
+    /// Whether the calling thread's drain holds nothing and runs no loop (for tests).
+    static var isIdle: Bool {
+        guard let drain = recipeDrains.unretained?.takeUnretainedValue() else { return true }
+        return drain.pending.isEmpty && !drain.draining
+    }
+
     /// Frees what `pending` holds, unless an outer call on this thread is already doing so.
     func drain() {
         if draining { return }
