@@ -30,15 +30,16 @@ extension Signal {
     /// unspecialised: it runs once per interval when building, and its closures once per interval when subscribing.
     @usableFromInline
     func behindReleaseBarrier() -> Signal {
-        let barrier = ReleaseBarrier(self)
         switch body {
         case .just:
             return self
         case .fused:
+            let barrier = ReleaseBarrier(self)
             return .fused(depth: depth) { value, keep, error, complete in
                 barrier.upstream.attach(value: value, keep: keep, error: error, complete: complete)
             }
         case .action:
+            let barrier = ReleaseBarrier(self)
             return Signal(depth: depth) { subscriber in
                 guard case .action(let action) = barrier.upstream.body else { return .nothing }
                 return action(subscriber)
