@@ -23,7 +23,7 @@ extension Signal {
         _ handler: @escaping @Sendable (Failure) -> Signal<Value, NewFailure>
     ) -> Signal<Value, NewFailure> {
         let source = asUpstream
-        return Signal<Value, NewFailure>(depth: depth &+ 1) { downstream in
+        return Signal<Value, NewFailure>(depth: depthAbove) { downstream in
             let serial = SerialDisposer()
             let first = source.attach(
                 value: { downstream.send($0) },

@@ -8,7 +8,7 @@ extension Signal {
         _ transform: @escaping @Sendable (Value) -> Output?
     ) -> Signal<Output, Failure> {
         let upstream = asUpstream
-        return .fused(depth: depth &+ 1) { value, keep, error, complete in
+        return .fused(depth: depthAbove) { value, keep, error, complete in
             if let keep {
                 return upstream.attach(value: { input in
                     if let output = transform(input), keep(output) { value(output) }

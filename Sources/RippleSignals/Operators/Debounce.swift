@@ -7,7 +7,7 @@ extension Signal {
     public func debounce(_ interval: Duration, on scheduler: some Scheduling) -> Signal {
         requirePositive(interval, "Signal.debounce(_:on:)")
         let source = asUpstream
-        return Signal(depth: depth &+ 1) { downstream in
+        return Signal(depth: depthAbove) { downstream in
             let state = Locked(DebounceState<Value>())
             let upstream = source.subscribe(SignalSubscriber(
                 value: { value in

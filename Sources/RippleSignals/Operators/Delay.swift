@@ -5,7 +5,7 @@ extension Signal {
     public func delay(_ interval: Duration, on scheduler: some Scheduling) -> Signal {
         requirePositive(interval, "Signal.delay(_:on:)")
         let source = asUpstream
-        return Signal(depth: depth &+ 1) { downstream in
+        return Signal(depth: depthAbove) { downstream in
             let pending = ScheduledWork()
             let upstream = source.subscribe(SignalSubscriber(
                 value: { value in pending.schedule(on: scheduler, after: interval) { downstream.send(value) } },

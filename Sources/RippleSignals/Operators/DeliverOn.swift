@@ -4,7 +4,7 @@ extension Signal {
     /// Delivers every event on `scheduler`, in the order they were sent.
     public func deliver(on scheduler: some Scheduling) -> Signal {
         let upstream = asUpstream
-        return Signal(depth: depth &+ 1) { downstream in
+        return Signal(depth: depthAbove) { downstream in
             upstream.subscribe(SignalSubscriber(
                 value: { value in scheduler.schedule { downstream.send(value) } },
                 error: { error in scheduler.schedule { downstream.sendError(error) } },

@@ -5,7 +5,7 @@ extension Signal where Value: Equatable {
     /// The previous value is remembered per subscription. This is what breaks the loop of a two-way binding.
     public func distinctUntilChanged() -> Signal {
         let upstream = asUpstream
-        return Signal(depth: depth &+ 1) { downstream in
+        return Signal(depth: depthAbove) { downstream in
             let last = LastValue<Value>()
             return upstream.subscribe(SignalSubscriber(
                 value: { value in

@@ -6,7 +6,7 @@ extension Signal {
         // values with it, then with the predicates of the filters below (`keep`), in chain order. Inlinable so the
         // composed closures are specialised in the caller's module.
         let upstream = asUpstream
-        return .fused(depth: depth &+ 1) { value, keep, error, complete in
+        return .fused(depth: depthAbove) { value, keep, error, complete in
             if let keep {
                 return upstream.attach(value: value, keep: { isIncluded($0) && keep($0) }, error: error,
                                        complete: complete)

@@ -3,7 +3,7 @@ extension Signal {
     /// or when the subscription is released — exactly once, whichever comes first.
     public func finally(_ action: @escaping @Sendable () -> Void) -> Signal {
         let source = asUpstream
-        return Signal(depth: depth &+ 1) { downstream in
+        return Signal(depth: depthAbove) { downstream in
             let upstream = source.subscribe(SignalSubscriber(
                 value: downstream.send,
                 error: downstream.sendError,

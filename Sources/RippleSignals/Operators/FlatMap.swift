@@ -20,7 +20,7 @@ extension Signal {
         // Inlinable so that the per-subscription state and its callbacks are specialised in the caller's module: no
         // generic metadata lookups when subscribing or per value.
         let upstream = asUpstream
-        return Signal<Output, Failure>(depth: depth &+ 1) { downstream in
+        return Signal<Output, Failure>(depth: depthAbove) { downstream in
             let state = FlattenMapState(downstream: downstream, transform: transform)
             state.start(upstream)
             return state

@@ -28,7 +28,7 @@ extension Signal {
         _ transform: @escaping @Sendable (Value) -> Signal<Output, Failure>
     ) -> Signal<Output, Failure> {
         let upstream = asUpstream
-        return Signal<Output, Failure>(depth: depth &+ 1) { downstream in
+        return Signal<Output, Failure>(depth: depthAbove) { downstream in
             let state = SwitchToLatestState(downstream: downstream, transform: transform)
             state.start(upstream, downstream: downstream)
             return state

@@ -5,7 +5,7 @@ extension Signal {
         // Inlinable so the composed per-value closure is specialised in the caller's module: no generic metadata or
         // value-witness calls per hop. `keep` is the predicate of the filters right below (see `fused(_:)`).
         let upstream = asUpstream
-        return .fused(depth: depth &+ 1) { value, keep, error, complete in
+        return .fused(depth: depthAbove) { value, keep, error, complete in
             if let keep {
                 return upstream.attach(value: { input in
                     let output = transform(input)

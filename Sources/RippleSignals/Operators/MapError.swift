@@ -9,7 +9,7 @@ extension Signal {
     ) -> Signal<Value, NewFailure> {
         if case .just(let value) = body { return .just(value) }
         let upstream = asUpstream
-        return .fused(depth: depth &+ 1) { value, keep, error, complete in
+        return .fused(depth: depthAbove) { value, keep, error, complete in
             upstream.attach(value: value, keep: keep, error: { error(transform($0)) }, complete: complete)
         }
     }

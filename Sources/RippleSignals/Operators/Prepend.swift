@@ -10,7 +10,7 @@ extension Signal {
     /// Sends the elements of `values` first, then the source's events.
     public func prepend<Elements: Sequence & Sendable>(_ values: Elements) -> Signal where Elements.Element == Value {
         let source = asUpstream
-        return Signal(depth: depth &+ 1) { downstream in
+        return Signal(depth: depthAbove) { downstream in
             for value in values {
                 downstream.send(value)
                 if downstream.isDisposed { return .empty }

@@ -8,7 +8,7 @@ extension Signal {
     public func replaceError(with output: Value) -> Signal<Value, Never> {
         if case .just(let value) = body { return .just(value) }
         let upstream = asUpstream
-        return .fused(depth: depth &+ 1) { value, keep, error, complete in
+        return .fused(depth: depthAbove) { value, keep, error, complete in
             upstream.attach(value: value, keep: keep, error: { _ in
                 withExtendedLifetime(error) {}
                 if keep?(output) ?? true { value(output) }

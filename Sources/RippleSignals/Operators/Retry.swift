@@ -9,7 +9,7 @@ extension Signal {
     public func retry(_ count: Int) -> Signal {
         requireNonNegative(count, "Signal.retry(_:)")
         let upstream = asUpstream
-        return Signal(depth: depth &+ 1) { downstream in
+        return Signal(depth: depthAbove) { downstream in
             let retrying = Retrying(source: upstream, downstream: downstream, retries: count)
             retrying.start()
             return Disposer { retrying.dispose() }

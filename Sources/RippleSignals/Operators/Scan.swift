@@ -10,7 +10,7 @@ extension Signal {
         _ initial: Result, _ accumulate: @escaping @Sendable (Result, Value) -> Result
     ) -> Signal<Result, Failure> {
         let upstream = asUpstream
-        return .fused(depth: depth &+ 1) { value, keep, error, complete in
+        return .fused(depth: depthAbove) { value, keep, error, complete in
             let accumulator = ScanAccumulator(initial)
             return upstream.attach(value: { input in
                 let next = accumulate(accumulator.current, input)

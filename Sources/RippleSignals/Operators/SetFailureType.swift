@@ -16,7 +16,7 @@ extension Signal where Failure == Never {
             return .just(value)
         case .action, .fused:
             let upstream = asUpstream
-            return .fused(depth: depth &+ 1) { value, keep, error, complete in
+            return .fused(depth: depthAbove) { value, keep, error, complete in
                 upstream.attach(value: value, keep: keep, error: ignoring(keepingAlive: error), complete: complete)
             }
         }

@@ -23,7 +23,7 @@ extension Signal {
     public func share(replay: Int) -> Signal {
         requireNonNegative(replay, "Signal.share(replay:)")
         let hub = ShareHub(source: asUpstream, replay: replay)
-        return Signal(depth: depth &+ 1) { downstream in hub.join(downstream) }
+        return Signal(depth: depthAbove) { downstream in hub.join(downstream) }
     }
 }
 

@@ -5,7 +5,7 @@ extension Signal {
     public func skip(_ count: Int) -> Signal {
         requireNonNegative(count, "Signal.skip(_:)")
         let upstream = asUpstream
-        return Signal(depth: depth &+ 1) { downstream in
+        return Signal(depth: depthAbove) { downstream in
             let remaining = Counter(count)
             return upstream.subscribe(SignalSubscriber(
                 value: { value in

@@ -4,7 +4,7 @@ extension Signal {
     /// Runs the source's action (the subscription itself) on `scheduler`. Disposing before it ran cancels it.
     public func subscribe(on scheduler: some Scheduling) -> Signal {
         let upstream = asUpstream
-        return Signal(depth: depth &+ 1) { downstream in
+        return Signal(depth: depthAbove) { downstream in
             let serial = SerialDisposer()
             let work = scheduler.schedule {
                 guard !downstream.isDisposed else { return }

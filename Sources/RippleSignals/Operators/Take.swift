@@ -7,7 +7,7 @@ extension Signal {
     public func take(_ count: Int) -> Signal {
         requireNonNegative(count, "Signal.take(_:)")
         let source = asUpstream
-        return Signal(depth: depth &+ 1) { downstream in
+        return Signal(depth: depthAbove) { downstream in
             if count == 0 {
                 downstream.sendComplete()
                 return .empty

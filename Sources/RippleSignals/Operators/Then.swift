@@ -6,7 +6,7 @@ extension Signal {
     public func then<Output: Sendable>(_ next: Signal<Output, Failure>) -> Signal<Output, Failure> {
         let upstream = asUpstream
         let next = next.asUpstream
-        return Signal<Output, Failure>(depth: max(depth, next.depth) &+ 1) { downstream in
+        return Signal<Output, Failure>(depth: max(depthAbove, next.depthAbove)) { downstream in
             let serial = SerialDisposer()
             let first = upstream.subscribe(SignalSubscriber(
                 value: nil,

@@ -9,7 +9,7 @@ extension Signal {
     public func throttle(_ interval: Duration, on scheduler: some Scheduling, latest: Bool = true) -> Signal {
         requirePositive(interval, "Signal.throttle(_:on:latest:)")
         let source = asUpstream
-        return Signal(depth: depth &+ 1) { downstream in
+        return Signal(depth: depthAbove) { downstream in
             let state = Locked(ThrottleState<Value>())
             // Closes the current window: emits the held value and opens the next window, or goes idle.
             @Sendable func windowEnded() {

@@ -12,7 +12,7 @@ extension Signal {
                         customError: (@Sendable () -> Failure)? = nil) -> Signal {
         requirePositive(interval, "Signal.timeout(_:on:customError:)")
         let source = asUpstream
-        return Signal(depth: depth &+ 1) { downstream in
+        return Signal(depth: depthAbove) { downstream in
             let state = TimeoutState()
             @Sendable func arm() {
                 let generation = state.bump()

@@ -14,7 +14,7 @@ import RippleCore
 @usableFromInline
 enum RecipeRelease {
     /// Every this many levels an operator's upstream is freed from the drain rather than in place.
-    @inlinable static var interval: UInt32 { 64 }
+    @inlinable static var interval: UInt8 { 64 }
 
     /// Frees `signal` from the drain, leaving a placeholder in its place. Unspecialised: it runs once per
     /// `interval` levels.

@@ -34,9 +34,11 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     }
 
     @usableFromInline let body: Body
-    /// How many single-upstream operators this recipe stacks on a source (see `Recipe`): paces the release drain
-    /// and the stack checks of fused chains. A `Signal` stays within the three-word inline buffer of an existential.
-    @usableFromInline let depth: UInt32
+    /// How many single-upstream operators this recipe stacks on a source, modulo 256 (see Recipe.swift): paces
+    /// the release barriers and the stack checks of fused chains. One byte after the body's tag: a `Signal` stays
+    /// within the three-word inline buffer of an existential, and a `just` made per value stores and copies one
+    /// byte more (callgrind, FlatMapLatestPumping: a four-byte field cost ~5 instructions per level per value).
+    @usableFromInline let depth: UInt8
 
     /// Subscribes with raw callbacks: `value` gets this signal's values that pass `keep` (all when nil), `error` and
     /// `complete` its terminal events.
@@ -58,13 +60,13 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
 
     /// An operator's signal, `depth` operators deep (see Recipe.swift).
     @inlinable
-    init(depth: UInt32, _ action: @escaping @Sendable (SignalSubscriber<Value, Failure>) -> Disposer) {
+    init(depth: UInt8, _ action: @escaping @Sendable (SignalSubscriber<Value, Failure>) -> Disposer) {
         body = .action(action)
         self.depth = depth
     }
 
     @inlinable
-    init(body: Body, depth: UInt32) {
+    init(body: Body, depth: UInt8) {
         self.body = body
         self.depth = depth
     }
@@ -86,7 +88,7 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     /// above it tests its output with it (or the chain's head, or a `just`). A map-then-filter pair then costs one
     /// closure per subscription, and one call fewer per value.
     @inlinable
-    static func fused(depth: UInt32, _ attach: @escaping Fused) -> Signal {
+    static func fused(depth: UInt8, _ attach: @escaping Fused) -> Signal {
         Signal(body: .fused(attach), depth: depth)
     }
 
