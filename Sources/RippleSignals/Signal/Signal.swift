@@ -17,8 +17,8 @@ import RippleCore
 @frozen
 public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     /// What subscribing does. One enum rather than an optional field per kind: a `Signal` is then the size of its
-    /// largest case plus a tag (17 bytes for an `Int` signal, rather than 41), so it fits in the three-word inline
-    /// buffer of an existential and copies cheaply.
+    /// largest case plus a tag (17 bytes for an `Int` signal, rather than 41; 18 with `depth`), so it fits in the
+    /// three-word inline buffer of an existential and copies cheaply.
     @usableFromInline
     enum Body: Sendable {
         /// `Signal { subscriber in … }`: runs once per subscription.
@@ -34,10 +34,11 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     }
 
     @usableFromInline let body: Body
-    /// How many single-upstream operators this recipe stacks on a source, modulo 256 (see Recipe.swift): paces
-    /// the release barriers and the stack checks of fused chains. One byte after the body's tag: a `Signal` stays
-    /// within the three-word inline buffer of an existential, and a `just` made per value stores and copies one
-    /// byte more (callgrind, FlatMapLatestPumping: a four-byte field cost ~5 instructions per level per value).
+    /// How many single-upstream operators this recipe stacks on a source, counted 1…64 and round again (see
+    /// Recipe.swift): paces the release barriers and the stack checks of fused chains. One byte after the body's
+    /// tag: a `Signal` stays within the three-word inline buffer of an existential, and a `just` made per value
+    /// stores and copies one byte more (callgrind, FlatMapLatestPumping: a four-byte field cost ~5 instructions per
+    /// level per value).
     @usableFromInline let depth: UInt8
 
     /// Subscribes with raw callbacks: `value` gets this signal's values that pass `keep` (all when nil), `error` and
