@@ -1,13 +1,15 @@
 import Dispatch
 import Foundation
 import RippleCore
+import RippleTesting
 import Testing
 @testable import RippleSignals
 
-/// Issue 19 item 7: a chain of 10,000 `map`, `take`, `then` or `flatMap` operators subscribes, delivers, completes,
-/// disposes and is freed on a thread with iOS's 512 KiB secondary-thread stack (the trampoline in
-/// `SubscriptionDepth`). Each test runs in a child process, so a stack overflow fails the test, not the run; the
-/// child checks the values, the completion and the live subscriber count, and stops with a message if one is wrong.
+/// Issue 19 item 7: a chain of 10,000 `map`, `take`, `then` or `flatMap` operators is built, subscribes, delivers,
+/// completes, disposes and is freed on a thread with iOS's 512 KiB secondary-thread stack (the trampoline in
+/// `SubscriptionDepth`, the release barriers and drain in Recipe.swift). Each test runs in a child process, so a stack
+/// overflow fails the test, not the run; the child checks the values, the completion and the live subscriber count,
+/// and stops with a message if one is wrong.
 @Suite("Deep chains: 10,000 operators on a 512 KiB thread")
 struct DeepChainTests {
     static let depth = 10_000
@@ -48,22 +50,15 @@ struct DeepChainTests {
 
     static var liveSubscribers: Int { RippleDiagnostics.liveObjects["Signal.SignalSubscriber"] ?? 0 }
 
-    /// Builds the chain on the calling thread, runs `body` with it on a 512 KiB thread, and frees it back on the
-    /// calling thread: freeing a recipe (a `Signal`) of 10,000 operators recurses through the runtime's release of
-    /// nested closures, once per operator, which the library cannot queue (see DifferencesFromGYSignal.md).
+    /// Builds the chain, runs `body` with it and drops it, all on a 512 KiB thread: freeing a recipe of 10,000
+    /// operators goes through the release drain (see Recipe.swift), so it fits that stack too.
     static func onSmallStack(_ operatorName: String, depth: Int,
                              _ body: @escaping @Sendable (Source, Signal<Int, Never>) -> Void) {
-        let source = Source()
-        let recipe = Recipe(chain(operatorName, over: source.signal, depth: depth))
-        // The thread's closure must not own the chain: the thread may release it after `onSmallStack` returns.
-        let unowned = Unmanaged.passUnretained(recipe)
-        DepthTests.onSmallStack { body(source, unowned.takeUnretainedValue().signal) }
-        withExtendedLifetime(recipe) {}
-    }
-
-    final class Recipe: @unchecked Sendable {
-        let signal: Signal<Int, Never>
-        init(_ signal: Signal<Int, Never>) { self.signal = signal }
+        DepthTests.onSmallStack {
+            let source = Source()
+            body(source, chain(operatorName, over: source.signal, depth: depth))
+            precondition(RecipeDrain.isIdle, "\(operatorName): the release drain was left with work")
+        }
     }
 
     /// Subscribes, sends 1 then 2, completes (`take(2)` completes by itself on the second value), disposes;
@@ -125,6 +120,70 @@ struct DeepChainTests {
                 } else {
                     DeepChainTests.runToDisposal(operatorName, source: source, chain: chain, depth: DeepChainTests.depth)
                 }
+            }
+        }
+    }
+
+    /// Every single-upstream operator, chained `depth` times: the recipes the release drain must free.
+    static func recipe(_ operatorName: String, depth: Int) -> Signal<Int, Never> {
+        let scheduler = TestScheduler()
+        // Not a `just`: `mapError`, `replaceError` and `setFailureType` keep a `just` as it is.
+        var chain = Signal<Int, Never> { _ in Disposer() }
+        for _ in 0..<depth {
+            switch operatorName {
+            case "map": chain = chain.map { $0 + 1 }
+            case "filter": chain = chain.filter { _ in true }
+            case "compactMap": chain = chain.compactMap { $0 }
+            case "scan": chain = chain.scan(0, +)
+            case "take": chain = chain.take(2)
+            case "skip": chain = chain.skip(0)
+            case "then (first)": chain = chain.then(.just(1))
+            case "then (second)": chain = Signal<Int, Never>.just(0).then(chain)
+            case "flatMap": chain = chain.flatMap { .just($0) }
+            case "flatMapLatest": chain = chain.flatMapLatest { .just($0) }
+            case "distinctUntilChanged": chain = chain.distinctUntilChanged()
+            case "prepend": chain = chain.prepend(1)
+            case "finally": chain = chain.finally {}
+            case "setFailureType/catch": chain = chain.setFailureType(to: TestError.self).catch { _ in .just(0) }
+            case "mapError/replaceError":
+                chain = chain.setFailureType(to: TestError.self).mapError { $0 }.replaceError(with: 0)
+            case "retry": chain = chain.setFailureType(to: TestError.self).retry(1).replaceError(with: 0)
+            case "delay": chain = chain.delay(.seconds(1), on: scheduler)
+            case "debounce": chain = chain.debounce(.seconds(1), on: scheduler)
+            case "throttle": chain = chain.throttle(.seconds(1), on: scheduler)
+            case "timeout": chain = chain.timeout(.seconds(1), on: scheduler)
+            case "subscribe(on:)": chain = chain.subscribe(on: scheduler)
+            case "deliver(on:)": chain = chain.deliver(on: scheduler)
+            case "share": chain = chain.share()
+            default: fatalError("unknown operator \(operatorName)")
+            }
+        }
+        return chain
+    }
+
+    struct TestError: Error {}
+
+    @Test("a recipe of 10,000 of any single-upstream operator is built and freed on a 512 KiB thread",
+          arguments: ["map", "filter", "compactMap", "scan", "take", "skip", "then (first)", "then (second)", "flatMap",
+                      "flatMapLatest", "distinctUntilChanged", "prepend", "finally", "setFailureType/catch",
+                      "mapError/replaceError", "retry", "delay", "debounce", "throttle", "timeout", "subscribe(on:)",
+                      "deliver(on:)", "share"])
+    func recipeIsFreed(_ operatorName: String) async {
+        await #expect(processExitsWith: .success) { [operatorName] in
+            DepthTests.onSmallStack {
+                let chain = DeepChainTests.recipe(operatorName, depth: DeepChainTests.depth)
+                if case .just = chain.body { preconditionFailure("\(operatorName): the recipe stayed a just") }
+            }
+        }
+    }
+
+    @Test("a recipe of 100,000 map, filter, take or flatMap operators is built and freed on a 512 KiB thread",
+          arguments: ["map", "filter", "take", "flatMap"])
+    func hundredThousand(_ operatorName: String) async {
+        await #expect(processExitsWith: .success) { [operatorName] in
+            DepthTests.onSmallStack {
+                _ = DeepChainTests.recipe(operatorName, depth: 100_000)
+                precondition(RecipeDrain.isIdle, "\(operatorName): the release drain was left with work")
             }
         }
     }

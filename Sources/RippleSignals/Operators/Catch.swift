@@ -22,8 +22,8 @@ extension Signal {
     func catching<NewFailure: Error>(
         _ handler: @escaping @Sendable (Failure) -> Signal<Value, NewFailure>
     ) -> Signal<Value, NewFailure> {
-        let source = self
-        return Signal<Value, NewFailure> { downstream in
+        let source = asUpstream
+        return Signal<Value, NewFailure>(depth: depthAbove) { downstream in
             let serial = SerialDisposer()
             let first = source.attach(
                 value: { downstream.send($0) },

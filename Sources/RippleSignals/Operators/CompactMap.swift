@@ -7,8 +7,8 @@ extension Signal {
     public func compactMap<Output: Sendable>(
         _ transform: @escaping @Sendable (Value) -> Output?
     ) -> Signal<Output, Failure> {
-        let upstream = self
-        return .fused { value, keep, error, complete in
+        let upstream = asUpstream
+        return .fused(depth: depthAbove) { value, keep, error, complete in
             if let keep {
                 return upstream.attach(value: { input in
                     if let output = transform(input), keep(output) { value(output) }

@@ -6,9 +6,10 @@ extension Signal {
     /// On completion a pending value is emitted first; an error drops it and is forwarded at once.
     public func debounce(_ interval: Duration, on scheduler: some Scheduling) -> Signal {
         requirePositive(interval, "Signal.debounce(_:on:)")
-        return Signal { downstream in
+        let source = asUpstream
+        return Signal(depth: depthAbove) { downstream in
             let state = Locked(DebounceState<Value>())
-            let upstream = subscribe(SignalSubscriber(
+            let upstream = source.subscribe(SignalSubscriber(
                 value: { value in
                     let (generation, previous) = state.withLock { state in
                         state.generation += 1

@@ -4,9 +4,10 @@ extension Signal {
     /// Shifts every event — values, error and completion — later by `interval` on `scheduler`, keeping their order.
     public func delay(_ interval: Duration, on scheduler: some Scheduling) -> Signal {
         requirePositive(interval, "Signal.delay(_:on:)")
-        return Signal { downstream in
+        let source = asUpstream
+        return Signal(depth: depthAbove) { downstream in
             let pending = ScheduledWork()
-            let upstream = subscribe(SignalSubscriber(
+            let upstream = source.subscribe(SignalSubscriber(
                 value: { value in pending.schedule(on: scheduler, after: interval) { downstream.send(value) } },
                 error: { error in pending.schedule(on: scheduler, after: interval) { downstream.sendError(error) } },
                 complete: { pending.schedule(on: scheduler, after: interval) { downstream.sendComplete() } }))

@@ -4,9 +4,10 @@ extension Signal where Value: Equatable {
     ///
     /// The previous value is remembered per subscription. This is what breaks the loop of a two-way binding.
     public func distinctUntilChanged() -> Signal {
-        Signal { downstream in
+        let upstream = asUpstream
+        return Signal(depth: depthAbove) { downstream in
             let last = LastValue<Value>()
-            return subscribe(SignalSubscriber(
+            return upstream.subscribe(SignalSubscriber(
                 value: { value in
                     if last.value != value {
                         last.value = value

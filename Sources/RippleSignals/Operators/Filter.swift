@@ -5,8 +5,8 @@ extension Signal {
         // Hands its predicate upstream instead of wrapping `value` (see `fused(_:)`): the operator above tests its
         // values with it, then with the predicates of the filters below (`keep`), in chain order. Inlinable so the
         // composed closures are specialised in the caller's module.
-        let upstream = self
-        return .fused { value, keep, error, complete in
+        let upstream = asUpstream
+        return .fused(depth: depthAbove) { value, keep, error, complete in
             if let keep {
                 return upstream.attach(value: value, keep: { isIncluded($0) && keep($0) }, error: error,
                                        complete: complete)

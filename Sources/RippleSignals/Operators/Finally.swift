@@ -2,8 +2,9 @@ extension Signal {
     /// Runs `action` once the subscription ends: after the downstream error or completion callback, or on disposal,
     /// or when the subscription is released — exactly once, whichever comes first.
     public func finally(_ action: @escaping @Sendable () -> Void) -> Signal {
-        Signal { downstream in
-            let upstream = subscribe(SignalSubscriber(
+        let source = asUpstream
+        return Signal(depth: depthAbove) { downstream in
+            let upstream = source.subscribe(SignalSubscriber(
                 value: downstream.send,
                 error: downstream.sendError,
                 complete: downstream.sendComplete))

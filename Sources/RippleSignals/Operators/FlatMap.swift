@@ -19,8 +19,8 @@ extension Signal {
     ) -> Signal<Output, Failure> {
         // Inlinable so that the per-subscription state and its callbacks are specialised in the caller's module: no
         // generic metadata lookups when subscribing or per value.
-        let upstream = self
-        return Signal<Output, Failure> { downstream in
+        let upstream = asUpstream
+        return Signal<Output, Failure>(depth: depthAbove) { downstream in
             let state = FlattenMapState(downstream: downstream, transform: transform)
             state.start(upstream)
             return state
@@ -45,17 +45,18 @@ final class FlattenMapState<Input: Sendable, Output: Sendable, Failure: Error>: 
         super.init(downstream: downstream)
     }
 
-    /// Subscribes to the source. Its subscriber's callbacks hold this state and (the error callback) the downstream;
-    /// the state holds only the subscriptions' disposers, so there is no cycle.
+    /// Subscribes to the source with raw callbacks (it keeps the grammar itself: a `just` or map/filter source then
+    /// needs no subscriber of its own, two allocations fewer). Its callbacks hold this state and (the error callback)
+    /// the downstream; the state holds only the subscriptions' disposers, so there is no cycle.
     @inlinable
     func start(_ upstream: Signal<Input, Failure>) {
         let downstream = self.downstream
-        let source = upstream.subscribe(SignalSubscriber(
+        let source = upstream.attach(
             value: { self.receive($0) },
             error: { downstream.sendError($0) },
             // Not `Self.sourceID`: naming `Self` would capture the dynamic type too, and a closure capturing more
             // than one thing allocates a context.
-            complete: { self.leaveSource() }))
+            complete: { self.leaveSource() })
         store(source, for: Self.sourceID)
     }
 

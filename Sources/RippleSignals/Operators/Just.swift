@@ -6,6 +6,6 @@ extension Signal {
         // attached with directly (one value, then completion, on the subscribing thread, so the grammar holds by
         // construction), needs no subscriber of its own as the head of a map/filter chain, and flatMap delivers
         // it inline, without subscribing to it at all. Inlinable so that building the enum is specialised too.
-        Signal(body: .just(value))
+        Signal(body: .just(value), depth: 0)
     }
 }

@@ -4,8 +4,8 @@ extension Signal {
     public func map<Output: Sendable>(_ transform: @escaping @Sendable (Value) -> Output) -> Signal<Output, Failure> {
         // Inlinable so the composed per-value closure is specialised in the caller's module: no generic metadata or
         // value-witness calls per hop. `keep` is the predicate of the filters right below (see `fused(_:)`).
-        let upstream = self
-        return .fused { value, keep, error, complete in
+        let upstream = asUpstream
+        return .fused(depth: depthAbove) { value, keep, error, complete in
             if let keep {
                 return upstream.attach(value: { input in
                     let output = transform(input)

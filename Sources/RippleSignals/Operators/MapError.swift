@@ -8,8 +8,8 @@ extension Signal {
         _ transform: @escaping @Sendable (Failure) -> NewFailure
     ) -> Signal<Value, NewFailure> {
         if case .just(let value) = body { return .just(value) }
-        let upstream = self
-        return .fused { value, keep, error, complete in
+        let upstream = asUpstream
+        return .fused(depth: depthAbove) { value, keep, error, complete in
             upstream.attach(value: value, keep: keep, error: { error(transform($0)) }, complete: complete)
         }
     }

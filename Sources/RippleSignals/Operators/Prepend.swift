@@ -9,8 +9,8 @@ extension Signal {
 
     /// Sends the elements of `values` first, then the source's events.
     public func prepend<Elements: Sequence & Sendable>(_ values: Elements) -> Signal where Elements.Element == Value {
-        let source = self
-        return Signal { downstream in
+        let source = asUpstream
+        return Signal(depth: depthAbove) { downstream in
             for value in values {
                 downstream.send(value)
                 if downstream.isDisposed { return .empty }

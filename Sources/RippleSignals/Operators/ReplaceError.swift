@@ -7,8 +7,8 @@ extension Signal {
     @inlinable
     public func replaceError(with output: Value) -> Signal<Value, Never> {
         if case .just(let value) = body { return .just(value) }
-        let upstream = self
-        return .fused { value, keep, error, complete in
+        let upstream = asUpstream
+        return .fused(depth: depthAbove) { value, keep, error, complete in
             upstream.attach(value: value, keep: keep, error: { _ in
                 withExtendedLifetime(error) {}
                 if keep?(output) ?? true { value(output) }

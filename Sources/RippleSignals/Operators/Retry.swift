@@ -8,8 +8,9 @@ extension Signal {
     /// the stack.
     public func retry(_ count: Int) -> Signal {
         requireNonNegative(count, "Signal.retry(_:)")
-        return Signal { downstream in
-            let retrying = Retrying(source: self, downstream: downstream, retries: count)
+        let upstream = asUpstream
+        return Signal(depth: depthAbove) { downstream in
+            let retrying = Retrying(source: upstream, downstream: downstream, retries: count)
             retrying.start()
             return Disposer { retrying.dispose() }
         }

@@ -9,8 +9,8 @@ extension Signal {
     public func scan<Result: Sendable>(
         _ initial: Result, _ accumulate: @escaping @Sendable (Result, Value) -> Result
     ) -> Signal<Result, Failure> {
-        let upstream = self
-        return .fused { value, keep, error, complete in
+        let upstream = asUpstream
+        return .fused(depth: depthAbove) { value, keep, error, complete in
             let accumulator = ScanAccumulator(initial)
             return upstream.attach(value: { input in
                 let next = accumulate(accumulator.current, input)

@@ -15,8 +15,8 @@ extension Signal where Failure == Never {
         case .just(let value):
             return .just(value)
         case .action, .fused:
-            let upstream = self
-            return .fused { value, keep, error, complete in
+            let upstream = asUpstream
+            return .fused(depth: depthAbove) { value, keep, error, complete in
                 upstream.attach(value: value, keep: keep, error: ignoring(keepingAlive: error), complete: complete)
             }
         }

@@ -22,8 +22,8 @@ extension Signal {
     /// subscriber of the same connection (Rx's `share(replay:)`, scope "while connected").
     public func share(replay: Int) -> Signal {
         requireNonNegative(replay, "Signal.share(replay:)")
-        let hub = ShareHub(source: self, replay: replay)
-        return Signal { downstream in hub.join(downstream) }
+        let hub = ShareHub(source: asUpstream, replay: replay)
+        return Signal(depth: depthAbove) { downstream in hub.join(downstream) }
     }
 }
 

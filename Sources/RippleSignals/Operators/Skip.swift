@@ -4,9 +4,10 @@ extension Signal {
     /// Drops the first `count` values, then forwards the rest. The count is per subscription.
     public func skip(_ count: Int) -> Signal {
         requireNonNegative(count, "Signal.skip(_:)")
-        return Signal { downstream in
+        let upstream = asUpstream
+        return Signal(depth: depthAbove) { downstream in
             let remaining = Counter(count)
-            return subscribe(SignalSubscriber(
+            return upstream.subscribe(SignalSubscriber(
                 value: { value in
                     if remaining.value > 0 {
                         remaining.value -= 1

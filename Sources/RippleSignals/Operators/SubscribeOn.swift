@@ -3,11 +3,12 @@ import RippleCore
 extension Signal {
     /// Runs the source's action (the subscription itself) on `scheduler`. Disposing before it ran cancels it.
     public func subscribe(on scheduler: some Scheduling) -> Signal {
-        Signal { downstream in
+        let upstream = asUpstream
+        return Signal(depth: depthAbove) { downstream in
             let serial = SerialDisposer()
             let work = scheduler.schedule {
                 guard !downstream.isDisposed else { return }
-                serial.replace(with: subscribe(SignalSubscriber(
+                serial.replace(with: upstream.subscribe(SignalSubscriber(
                     value: downstream.send,
                     error: downstream.sendError,
                     complete: downstream.sendComplete)))

@@ -6,7 +6,8 @@ extension Signal {
     /// `take(0)` completes without subscribing to the source. The count is per subscription.
     public func take(_ count: Int) -> Signal {
         requireNonNegative(count, "Signal.take(_:)")
-        return Signal { downstream in
+        let source = asUpstream
+        return Signal(depth: depthAbove) { downstream in
             if count == 0 {
                 downstream.sendComplete()
                 return .empty
@@ -27,7 +28,7 @@ extension Signal {
                 error: downstream.sendError,
                 complete: downstream.sendComplete)
             link.target = upstream
-            return subscribe(upstream)
+            return source.subscribe(upstream)
         }
     }
 }

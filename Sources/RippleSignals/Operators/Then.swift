@@ -4,9 +4,11 @@ extension Signal {
     /// Ignores the source's values; when the source completes, subscribes to `next` and forwards its events.
     /// An error from the source is forwarded and `next` is never subscribed.
     public func then<Output: Sendable>(_ next: Signal<Output, Failure>) -> Signal<Output, Failure> {
-        Signal<Output, Failure> { downstream in
+        let upstream = asUpstream
+        let next = next.asUpstream
+        return Signal<Output, Failure>(depth: max(depthAbove, next.depthAbove)) { downstream in
             let serial = SerialDisposer()
-            let first = subscribe(SignalSubscriber(
+            let first = upstream.subscribe(SignalSubscriber(
                 value: nil,
                 error: downstream.sendError,
                 complete: {

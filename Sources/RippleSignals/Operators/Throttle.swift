@@ -8,7 +8,8 @@ extension Signal {
     /// opening the next. On completion a held value is emitted first; an error drops it.
     public func throttle(_ interval: Duration, on scheduler: some Scheduling, latest: Bool = true) -> Signal {
         requirePositive(interval, "Signal.throttle(_:on:latest:)")
-        return Signal { downstream in
+        let source = asUpstream
+        return Signal(depth: depthAbove) { downstream in
             let state = Locked(ThrottleState<Value>())
             // Closes the current window: emits the held value and opens the next window, or goes idle.
             @Sendable func windowEnded() {
@@ -27,7 +28,7 @@ extension Signal {
                 state.withLock { $0.timer = timer }
                 downstream.send(held)
             }
-            let upstream = subscribe(SignalSubscriber(
+            let upstream = source.subscribe(SignalSubscriber(
                 value: { value in
                     let emitNow = state.withLock { state -> Bool in
                         if state.windowOpen {

@@ -11,8 +11,8 @@ extension Signal {
     public func timeout(_ interval: Duration, on scheduler: some Scheduling,
                         customError: (@Sendable () -> Failure)? = nil) -> Signal {
         requirePositive(interval, "Signal.timeout(_:on:customError:)")
-        let source = self
-        return Signal { downstream in
+        let source = asUpstream
+        return Signal(depth: depthAbove) { downstream in
             let state = TimeoutState()
             @Sendable func arm() {
                 let generation = state.bump()

@@ -17,8 +17,8 @@ import RippleCore
 @frozen
 public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     /// What subscribing does. One enum rather than an optional field per kind: a `Signal` is then the size of its
-    /// largest case plus a tag (17 bytes for an `Int` signal, rather than 41), so it fits in the three-word inline
-    /// buffer of an existential and copies cheaply.
+    /// largest case plus a tag (17 bytes for an `Int` signal, rather than 41; 18 with `depth`), so it fits in the
+    /// three-word inline buffer of an existential and copies cheaply.
     @usableFromInline
     enum Body: Sendable {
         /// `Signal { subscriber in … }`: runs once per subscription.
@@ -34,6 +34,12 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     }
 
     @usableFromInline let body: Body
+    /// How many single-upstream operators this recipe stacks on a source, counted 1…64 and round again (see
+    /// Recipe.swift): paces the release barriers and the stack checks of fused chains. One byte after the body's
+    /// tag: a `Signal` stays within the three-word inline buffer of an existential, and a `just` made per value
+    /// stores and copies one byte more (callgrind, FlatMapLatestPumping: a four-byte field cost ~5 instructions per
+    /// level per value).
+    @usableFromInline let depth: UInt8
 
     /// Subscribes with raw callbacks: `value` gets this signal's values that pass `keep` (all when nil), `error` and
     /// `complete` its terminal events.
@@ -50,11 +56,20 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     @inlinable
     public init(_ action: @escaping @Sendable (SignalSubscriber<Value, Failure>) -> Disposer) {
         body = .action(action)
+        depth = 0
+    }
+
+    /// An operator's signal, `depth` operators deep (see Recipe.swift).
+    @inlinable
+    init(depth: UInt8, _ action: @escaping @Sendable (SignalSubscriber<Value, Failure>) -> Disposer) {
+        body = .action(action)
+        self.depth = depth
     }
 
     @inlinable
-    init(body: Body) {
+    init(body: Body, depth: UInt8) {
         self.body = body
+        self.depth = depth
     }
 
     /// The value of a `just`, which flatMap delivers inline; nil for other signals.
@@ -74,8 +89,8 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     /// above it tests its output with it (or the chain's head, or a `just`). A map-then-filter pair then costs one
     /// closure per subscription, and one call fewer per value.
     @inlinable
-    static func fused(_ attach: @escaping Fused) -> Signal {
-        Signal(body: .fused(attach))
+    static func fused(depth: UInt8, _ attach: @escaping Fused) -> Signal {
+        Signal(body: .fused(attach), depth: depth)
     }
 
     /// Subscribes with raw callbacks, through one subscriber for a whole map/filter chain (see ``fused(_:)``):
@@ -88,9 +103,12 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
         switch body {
         case .fused(let fused):
             // Only the stack is checked here, not counted: leaving the level afterwards would cost the tail call
-            // (callgrind: ~115 instructions per fused operator when subscribing, against ~30). Deep in the stack the
-            // chain is cut: the rest subscribes through a subscriber, queued for the root (see `SubscriptionDepth`).
-            if mustCutFusedChain() {
+            // (callgrind: ~115 instructions per fused operator when subscribing, against ~30). And only at every
+            // `fusedCheckInterval`-th level of the recipe (consecutive within a fused chain): a check at each level
+            // cost ~90 instructions per level (a thread-local lookup; callgrind, MapFilterCreating). Deep in the
+            // stack the chain is cut: the rest subscribes through a subscriber, queued for the root (see
+            // `SubscriptionDepth`).
+            if depth % Self.fusedCheckInterval == 0, mustCutFusedChain() {
                 return attachThroughSubscriber(value: value, keep: keep, error: error, complete: complete)
             }
             return fused(value, keep, error, complete)

@@ -74,8 +74,13 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
     }
 
     deinit {
-        // Freed without a terminal event or disposal: nobody can send any more, so release the resources now.
-        core.dispose()
+        // Freed without a terminal event or disposal: nobody can send any more, so release the resources now. Once
+        // closed, whoever closed it finishes (a disposal, or the terminal event's delivery, which held this
+        // subscriber): a plain load then saves the lock and the read-modify-write of `dispose()` (two atomic
+        // operations, ~40 cycles, on every subscription that ended normally).
+        if !core.isClosed {
+            core.dispose()
+        }
         subscriberCounter.decrement()
         if flags & SubscriberFlags.checkpoint != 0 {
             releaseDeep()

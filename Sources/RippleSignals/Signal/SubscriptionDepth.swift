@@ -18,10 +18,10 @@ import RippleCore
 // stack can differ. Nothing is queued on shallow paths, and the root drains before it returns, so `subscribe`,
 // `send` and `dispose` still finish their work before returning. Where no root runs (a path that starts deep), the
 // step recurses, and stops the program at the next check with a message naming the API, the depth and the stack
-// once less than `limit` is left. Not covered: freeing a `Signal` recipe itself (nested closures the runtime frees
-// recursively, ~3,600 operators on 512 KiB in release) and deliveries between shallow subscribers.
+// once less than `limit` is left. Not covered here: freeing a `Signal` recipe itself (nested closures the runtime
+// frees recursively; see Recipe.swift and RecipeRelease.swift) and deliveries between shallow subscribers.
 //
-// Checks: every subscription (when its subscriber is made), every fused map/filter operator when subscribed, every
+// Checks: every subscription (when its subscriber is made), every 16th fused map/filter level when subscribed, every
 // finish (before running the cleanup), and the deliveries and release of "checkpoint" subscribers only: those made
 // 32 or more subscriptions deep (subscription levels carry over through the trampoline, so every hop of a deep
 // chain's delivery checks) and those that cut a fused chain. Shallow subscribers' deliveries pay one flag test.
