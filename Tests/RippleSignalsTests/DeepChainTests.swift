@@ -38,6 +38,8 @@ struct DeepChainTests {
             case "take": chain = chain.take(2)
             case "then": chain = Signal<Int, Never>.just(0).then(chain)
             case "flatMap": chain = chain.flatMap { .just($0 + 1) }
+            case "merge": chain = chain.merge(.never)
+            case "combineLatest": chain = chain.combineLatest(.just(0)).map { $0.0 }
             default: fatalError("unknown operator \(operatorName)")
             }
         }
@@ -124,7 +126,17 @@ struct DeepChainTests {
         }
     }
 
-    /// Every single-upstream operator, chained `depth` times: the recipes the release drain must free.
+    @Test("a chain of 10,000 merge or combineLatest operators subscribes, delivers and disposes",
+          arguments: ["merge", "combineLatest"])
+    func multiInputChainRuns(_ operatorName: String) async {
+        await #expect(processExitsWith: .success) { [operatorName] in
+            DeepChainTests.onSmallStack(operatorName, depth: DeepChainTests.depth) { source, chain in
+                DeepChainTests.runToDisposal(operatorName, source: source, chain: chain, depth: DeepChainTests.depth)
+            }
+        }
+    }
+
+    /// Every operator, chained `depth` times: the recipes the release drain must free.
     static func recipe(_ operatorName: String, depth: Int) -> Signal<Int, Never> {
         let scheduler = TestScheduler()
         // Not a `just`: `mapError`, `replaceError` and `setFailureType` keep a `just` as it is.
@@ -155,6 +167,17 @@ struct DeepChainTests {
             case "subscribe(on:)": chain = chain.subscribe(on: scheduler)
             case "deliver(on:)": chain = chain.deliver(on: scheduler)
             case "share": chain = chain.share()
+            // Multi-input operators stacked on the chain: `merge(signals)` in a loop, a zip or combineLatest per page.
+            case "merge": chain = chain.merge(.just(1))
+            case "merge (array)": chain = Signal.merge([.just(1), chain])
+            case "zip": chain = chain.zip(.just(1)).map { $0.0 }
+            case "zip (pack)": chain = chain.zip(Signal<Int, Never>.just(1), .just(2)).map { $0.0 }
+            case "zip (array)": chain = Signal.zip([chain, .just(1)]).map { $0[0] }
+            case "combineLatest": chain = chain.combineLatest(.just(1)).map { $0.0 }
+            case "combineLatest (pack)": chain = chain.combineLatest(Signal<Int, Never>.just(1), .just(2)).map { $0.0 }
+            case "combineLatest (4)":
+                chain = chain.combineLatest(Signal<Int, Never>.just(1), .just(2), .just(3)).map { $0.0 }
+            case "combineLatest (array)": chain = Signal.combineLatest([.just(1), chain]).map { $0[1] }
             default: fatalError("unknown operator \(operatorName)")
             }
         }
@@ -163,11 +186,12 @@ struct DeepChainTests {
 
     struct TestError: Error {}
 
-    @Test("a recipe of 10,000 of any single-upstream operator is built and freed on a 512 KiB thread",
+    @Test("a recipe of 10,000 of any operator is built and freed on a 512 KiB thread",
           arguments: ["map", "filter", "compactMap", "scan", "take", "skip", "then (first)", "then (second)", "flatMap",
                       "flatMapLatest", "distinctUntilChanged", "prepend", "finally", "setFailureType/catch",
                       "mapError/replaceError", "retry", "delay", "debounce", "throttle", "timeout", "subscribe(on:)",
-                      "deliver(on:)", "share"])
+                      "deliver(on:)", "share", "merge", "merge (array)", "zip", "zip (pack)", "zip (array)",
+                      "combineLatest", "combineLatest (pack)", "combineLatest (4)", "combineLatest (array)"])
     func recipeIsFreed(_ operatorName: String) async {
         await #expect(processExitsWith: .success) { [operatorName] in
             DepthTests.onSmallStack {

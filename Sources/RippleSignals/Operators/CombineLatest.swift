@@ -17,8 +17,9 @@ extension Signal {
     /// it runs specialised in the caller's module (see `CombineLatest2`).
     @inlinable
     public func combineLatest<Other: Sendable>(_ other: Signal<Other, Failure>) -> Signal<(Value, Other), Failure> {
-        let first = self
-        return Signal<(Value, Other), Failure> { downstream in
+        let first = asUpstream
+        let other = other.asUpstream
+        return Signal<(Value, Other), Failure>(depth: max(depthAbove, other.depthAbove)) { downstream in
             CombineLatest2(downstream: downstream).start(first, other)
         }
     }
@@ -27,7 +28,10 @@ extension Signal {
 func combineLatestSignals<each Input: Sendable, Failure: Error>(
     _ inputs: repeat Signal<each Input, Failure>
 ) -> Signal<(repeat each Input), Failure> {
-    Signal { downstream in
+    var depth: UInt8 = 1
+    for input in repeat each inputs { depth = max(depth, input.depthAbove) }
+    let inputs = (repeat (each inputs).asUpstream)
+    return Signal(depth: depth) { downstream in
         let state = CombineLatestState(
             downstream: downstream,
             offsets: LatestValues<(repeat each Input)>.offsets(of: repeat (each Input).self),

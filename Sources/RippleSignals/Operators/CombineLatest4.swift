@@ -10,8 +10,9 @@ extension Signal {
     public func combineLatest<B: Sendable, C: Sendable, D: Sendable>(
         _ b: Signal<B, Failure>, _ c: Signal<C, Failure>, _ d: Signal<D, Failure>
     ) -> Signal<(Value, B, C, D), Failure> {
-        let a = self
-        return Signal<(Value, B, C, D), Failure> { downstream in
+        let a = asUpstream, b = b.asUpstream, c = c.asUpstream, d = d.asUpstream
+        let depth = max(depthAbove, b.depthAbove, c.depthAbove, d.depthAbove)
+        return Signal<(Value, B, C, D), Failure>(depth: depth) { downstream in
             CombineLatest4(downstream: downstream).start(a, b, c, d)
         }
     }

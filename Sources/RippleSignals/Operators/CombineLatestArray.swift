@@ -10,7 +10,8 @@ extension Signal {
     /// latest values, again on every value. An empty array of signals completes at once, without a value.
     public static func combineLatest(_ signals: [Signal]) -> Signal<[Value], Failure> {
         guard !signals.isEmpty else { return .empty }
-        return Signal<[Value], Failure> { downstream in
+        let (signals, depth) = upstreams(signals)
+        return Signal<[Value], Failure>(depth: depth) { downstream in
             let state = CombineLatestArrayState<Value, Failure>(count: signals.count, downstream: downstream)
             var inputList = InputList<Failure>()
             for input in signals {

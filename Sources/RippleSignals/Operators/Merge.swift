@@ -7,8 +7,8 @@ extension Signal {
 
     /// Forwards the values of this signal and `others` as they come. Same as the variadic form.
     public func merge(_ others: [Signal]) -> Signal {
-        let inputs = [self] + others
-        return Signal { downstream in
+        let (inputs, depth) = Signal.upstreams([self] + others)
+        return Signal(depth: depth) { downstream in
             let group = CompletionGroup<Value, Failure>(downstream: downstream)
             // Every input joins the group before any subscribes, so an input that completes synchronously cannot
             // complete the result early. Member 0 is registered from the start.

@@ -21,8 +21,9 @@ extension Signal {
     /// it runs specialised in the caller's module (see `Zip2`).
     @inlinable
     public func zip<Other: Sendable>(_ other: Signal<Other, Failure>) -> Signal<(Value, Other), Failure> {
-        let first = self
-        return Signal<(Value, Other), Failure> { downstream in
+        let first = asUpstream
+        let other = other.asUpstream
+        return Signal<(Value, Other), Failure>(depth: max(depthAbove, other.depthAbove)) { downstream in
             Zip2(downstream: downstream).start(first, other)
         }
     }
@@ -31,7 +32,10 @@ extension Signal {
 func zipSignals<each Input: Sendable, Failure: Error>(
     _ inputs: repeat Signal<each Input, Failure>
 ) -> Signal<(repeat each Input), Failure> {
-    Signal { downstream in
+    var depth: UInt8 = 1
+    for input in repeat each inputs { depth = max(depth, input.depthAbove) }
+    let inputs = (repeat (each inputs).asUpstream)
+    return Signal(depth: depth) { downstream in
         var queues: [ZipQueueBase] = []
         for type in repeat (each Input).self {
             queues.append(ZipQueue(of: type))

@@ -9,7 +9,8 @@ extension Signal {
     public static func zip(_ signals: [Signal]) -> Signal<[Value], Failure> {
         guard !signals.isEmpty else { return .empty }
         let count = signals.count
-        return Signal<[Value], Failure> { downstream in
+        let (signals, depth) = upstreams(signals)
+        return Signal<[Value], Failure>(depth: depth) { downstream in
             let queues: [ZipQueueBase] = (0..<count).map { _ in ZipQueue(of: Value.self) }
             let state = ZipState<[Value], Failure>(queues: queues, downstream: downstream) { reader in
                 (0..<count).map { _ in reader.next(Value.self) }

@@ -1,8 +1,8 @@
 // Invariants:
-// - A signal's `depth` counts the single-upstream operators stacked on its source, from 1 to
-//   `RecipeRelease.interval` and round again (`depthAbove`; for `then`, from the larger of its inputs' counts); a
-//   signal made any other way (an action, `just`, a multi-input operator) is at 0. One byte is enough: only the
-//   position within an interval matters.
+// - A signal's `depth` counts the operators stacked on its source, from 1 to `RecipeRelease.interval` and round
+//   again (`depthAbove`; for an operator with several inputs — `then`, `merge`, `zip`, `combineLatest` — from the
+//   largest of its inputs' counts); a signal made any other way (an action, `just`) is at 0. One byte is enough:
+//   only the position within an interval matters.
 // - Freeing a recipe frees its upstream, whose closure frees its own upstream, and so on: a recursion as deep as the
 //   chain, in the Swift runtime's release (~3,600 operators overflowed a 512 KiB stack in release). So an operator
 //   stacked on an upstream at depth `RecipeRelease.interval` (every interval-th operator) captures it behind a
@@ -29,6 +29,12 @@ extension Signal {
     @inlinable
     var depthAbove: UInt8 {
         depth % RecipeRelease.interval &+ 1
+    }
+
+    /// The inputs of an operator with several, as it captures them (each `asUpstream`), and its depth: one more
+    /// than its deepest input's (see the invariants above).
+    static func upstreams(_ inputs: [Signal]) -> (inputs: [Signal], depth: UInt8) {
+        (inputs.map(\.asUpstream), inputs.map(\.depthAbove).max() ?? 1)
     }
 
     /// A fused map/filter chain checks the stack at every this many levels (see `attach(value:keep:error:complete:)`).
