@@ -34,7 +34,7 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     }
 
     @usableFromInline let body: Body
-    /// How many single-upstream operators this recipe stacks on a source, counted 1…64 and round again (see
+    /// How many operators this recipe stacks on a source, counted 1…64 and round again (see
     /// Recipe.swift): paces the release barriers and the stack checks of fused chains. One byte after the body's
     /// tag: a `Signal` stays within the three-word inline buffer of an existential, and a `just` made per value
     /// stores and copies one byte more (callgrind, FlatMapLatestPumping: a four-byte field cost ~5 instructions per
