@@ -98,5 +98,13 @@ struct BadInputTests {
         let merged: Node<Int> = Node.merge(a)
         a.value = 2
         #expect(merged.value == 2)
+        // Without the annotation too (it was ambiguous with the unapplied instance method `a.merge(_:)`).
+        let unannotated = Node.merge(a)
+        a.value = 3
+        #expect(unannotated.value == 3)
+        let b = MutableNode(10)
+        let both = a.merge(b)
+        b.value = 11
+        #expect(both.value == 11)
     }
 }

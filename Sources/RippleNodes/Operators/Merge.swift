@@ -30,7 +30,9 @@ func mergeNodes<Element: Sendable>(_ nodes: [Node<Element>]) -> Node<Element> {
 
 extension Node {
     /// `a.merge(b)`: the same as `Node.merge(a, b)`.
-    @inlinable
+    // Disfavoured: `Node.merge(a)` also names this method unapplied (`Node<Int>.merge(a)` is a function taking the
+    // others), which made a merge of one node ambiguous without a type annotation; the static merge wins now.
+    @inlinable @_disfavoredOverload
     public final func merge(_ others: Node<Value>...) -> Node<Value> {
         mergeNodes([self] + others)
     }
