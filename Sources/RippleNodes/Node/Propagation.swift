@@ -144,11 +144,7 @@ extension Node {
             enqueue(rank: rank, context: context, state: state)
             return
         }
-        var previous = value
-        _ = exchangeValue(&previous)
-        mark = state.frame | NodeMark.settled
-        settleLockedInline(value, context: context, state: state)
-        extendLifetime(previous)
+        settleStoring(value, context: context, state: state, inline: true)
     }
 
     /// A push into a node a frame further out is still settling: the next transaction, continuing the sender list.
@@ -178,15 +174,21 @@ extension Node {
         }
     }
 
-    /// Stores `value` and settles. Call under `lock`; returns unlocked.
+    /// Stores `value` and settles. Call under `lock`; returns unlocked. `inline` (a constant at each call) picks
+    /// ``settleLockedInline(_:context:state:)``, for a hop, over the outlined ``settleLocked(_:context:state:)``.
     @inlinable @inline(__always)
-    final func settleStoring(_ value: Value, context: (any Sendable)?, state: PropagationState) {
+    final func settleStoring(_ value: Value, context: (any Sendable)?, state: PropagationState,
+                             inline: Bool = false) {
         // The old value leaves through `previous` and is released after the lock (it may be a node whose deinit
         // takes locks of its own).
         var previous = value
         _ = exchangeValue(&previous)
         mark = state.frame | NodeMark.settled
-        settleLocked(value, context: context, state: state)
+        if inline {
+            settleLockedInline(value, context: context, state: state)
+        } else {
+            settleLocked(value, context: context, state: state)
+        }
         extendLifetime(previous)
     }
 

@@ -318,9 +318,9 @@ struct PlainStack<Element: Equatable> {
     }
 
     @inlinable @inline(__always)
-    mutating func push(_ id: Element) {
+    mutating func push(_ element: Element) {
         if count == capacity { grow() }
-        (base + count).initialize(to: id)
+        (base + count).initialize(to: element)
         count &+= 1
     }
 
@@ -334,10 +334,10 @@ struct PlainStack<Element: Equatable> {
     }
 
     @inlinable
-    func contains(_ id: Element, from start: Int) -> Bool {
+    func contains(_ element: Element, from start: Int) -> Bool {
         var index = start
         while index < count {
-            if base[index] == id { return true }
+            if base[index] == element { return true }
             index += 1
         }
         return false

@@ -28,9 +28,7 @@ extension Signal {
 func combineLatestSignals<each Input: Sendable, Failure: Error>(
     _ inputs: repeat Signal<each Input, Failure>
 ) -> Signal<(repeat each Input), Failure> {
-    var depth: UInt8 = 1
-    for input in repeat each inputs { depth = max(depth, input.depthAbove) }
-    let inputs = (repeat (each inputs).asUpstream)
+    let (inputs, depth) = upstreams(repeat each inputs)
     return Signal(depth: depth) { downstream in
         let state = CombineLatestState(
             downstream: downstream,

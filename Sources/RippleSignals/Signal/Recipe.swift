@@ -75,3 +75,12 @@ final class ReleaseBarrier<Value: Sendable, Failure: Error>: @unchecked Sendable
         RecipeRelease.release(&upstream)
     }
 }
+
+/// `Signal.upstreams(_:)` for the parameter-pack forms of `zip` and `combineLatest`.
+func upstreams<each Input: Sendable, Failure: Error>(
+    _ inputs: repeat Signal<each Input, Failure>
+) -> (inputs: (repeat Signal<each Input, Failure>), depth: UInt8) {
+    var depth: UInt8 = 1
+    for input in repeat each inputs { depth = max(depth, input.depthAbove) }
+    return ((repeat (each inputs).asUpstream), depth)
+}
