@@ -8,7 +8,7 @@ public enum RippleDiagnostics {
     /// The number of live instances of every registered kind, by kind name.
     public static var liveObjects: [String: Int] {
         LiveObjectCounter.registry.withLock { counters in
-            Dictionary(counters.map { ($0.name, $0.count) }, uniquingKeysWith: +)
+            Dictionary(counters.flatMap { counter in counter.names.map { ($0, counter.count) } }, uniquingKeysWith: +)
         }
     }
 
@@ -25,11 +25,13 @@ public enum RippleDiagnostics {
 package final class LiveObjectCounter: Sendable {
     static let registry = Locked<[LiveObjectCounter]>([])
 
-    package let name: String
+    /// The kinds each instance counts as: usually one; an object that is two things at once (a node holding its
+    /// transform) counts as both with one atomic operation.
+    package let names: [String]
     private let live = Atomic<Int>(0)
 
-    package init(_ name: String) {
-        self.name = name
+    package init(_ name: String, _ otherNames: String...) {
+        names = [name] + otherNames
         Self.registry.withLock { $0.append(self) }
     }
 

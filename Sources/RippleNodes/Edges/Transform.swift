@@ -272,11 +272,26 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         }
         // Under the edge lock, as in `reconcileRegistration()`: edge lock, then node lock.
         let slot = slotType.init(edge: self, target: target, push: push, isBackEdge: isBackEdge)
-        source.addDownstream(slot)
+        source.addDownstream(.passUnretained(slot))
         registeredIn = source
         registeredTo = targetAddress
         registeredSlot = .passUnretained(slot)
         edgeLock.unlock()
+    }
+
+    /// Takes over a fused operator's link from `source` to `target` (see `FusedNode.swift`): this transform, unused
+    /// and not yet shared, becomes linked, registered in `source`'s list as `slot`, which the caller puts there in
+    /// the fused node's place. Returns that slot.
+    final func adoptFusedLink(from source: Node<Input>, to target: Node<Output>) -> AnyObject {
+        let slot = slotType.init(edge: self, target: target, push: push, isBackEdge: false)
+        edgeLock.lock()
+        fromStorage = source
+        setTarget(target)
+        registeredIn = source
+        registeredTo = Unmanaged.passUnretained(target).toOpaque()
+        registeredSlot = .passUnretained(slot)
+        edgeLock.unlock()
+        return slot
     }
 
     /// Keeps this transform in `from`'s downstream list exactly while both ends are set. The list holds it strongly
@@ -298,7 +313,7 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
                 let node = target.takeUnretainedValue()
                 let isBackEdge = wanted.rankNewEdge(to: unsafeDowncast(node, to: Node<Output>.self))
                 let slot = slotType.init(edge: self, target: node, push: push, isBackEdge: isBackEdge)
-                wanted.addDownstream(slot)
+                wanted.addDownstream(.passUnretained(slot))
                 registeredSlot = .passUnretained(slot)
             }
             registeredIn = wanted

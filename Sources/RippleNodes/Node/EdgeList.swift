@@ -15,12 +15,14 @@ struct EdgeCounts {
     }
 }
 
-// The edge store: a node's listeners (`ListenEdge<Value>`) and downstream slots (`DownstreamSlot<Value>`).
+// The edge store: a node's listeners (`ListenEdge<Value>`) and downstream entries (a `DownstreamSlot<Value>`, or a
+// fused operator node: see `EdgeEntry.swift`).
 //
 // Invariants:
-// - One allocation, the references stored inline after the counts, retained, as `Unmanaged` values: propagation reads
-//   them without a retain each while it holds the list. Listeners first, in registration order, then the slots, in
-//   link order. Not generic, so building one needs no generic metadata; every node without edges shares `empty`.
+// - One allocation, the entries stored inline after the counts, as `Unmanaged` values (retained, but for fused
+//   nodes): propagation reads them without a retain each while it holds the list. Listeners first, in registration
+//   order, then the downstream entries, in link order. Not generic, so building one needs no generic metadata; every
+//   node without edges shares `empty`.
 // - A list some propagation is reading (see `EdgeReaders.swift`) is never mutated: a change builds a new list and the
 //   old one is retired. With no reader (the common case: attaching or cancelling outside a propagation), the list is
 //   changed in place: an append uses spare capacity (doubled when full, so attaching is O(1) amortised), and a
@@ -38,7 +40,7 @@ final class EdgeList: ManagedBuffer<EdgeCounts, Unmanaged<AnyObject>> {
         withUnsafeMutablePointers { counts, elements in
             for index in 0..<(counts.pointee.listeners + counts.pointee.downstream)
             where elements[index].toOpaque() != tombstone {
-                elements[index].release()
+                releaseEntry(elements[index])
             }
         }
     }
@@ -78,7 +80,7 @@ final class EdgeList: ManagedBuffer<EdgeCounts, Unmanaged<AnyObject>> {
         return UnsafeBufferPointer(start: elements, count: listenerCount).filter { $0.toOpaque() != tombstone }
     }
 
-    /// The downstream slots, tombstones skipped.
+    /// The downstream entries, tombstones skipped.
     var downstream: [Unmanaged<AnyObject>] {
         let tombstone = self.tombstone
         return UnsafeBufferPointer(start: elements + listenerCount, count: downstreamCount)
@@ -108,23 +110,23 @@ final class EdgeList: ManagedBuffer<EdgeCounts, Unmanaged<AnyObject>> {
 
     /// A list of `first` then `second`, of which the first `listeners` are listeners: what a node's lone edge and
     /// a new one become (see `NodeEdges`).
-    static func pair(_ first: AnyObject, _ second: AnyObject, listeners: Int) -> EdgeList {
+    static func pair(_ first: Unmanaged<AnyObject>, _ second: Unmanaged<AnyObject>, listeners: Int) -> EdgeList {
         build(listeners: listeners, downstream: 2 - listeners) { new in
-            new[0] = .passRetained(first)
-            new[1] = .passRetained(second)
+            new[0] = retainedEntry(first)
+            new[1] = retainedEntry(second)
         }
     }
 
-    /// Copies the live listeners `isRemoved` keeps, then `listener` if any, then the slots `isRemoved` keeps, then
-    /// `slot` if any, into `new`.
+    /// Copies the live listeners `isRemoved` keeps, then `listener` if any, then the downstream entries `isRemoved`
+    /// keeps, then `entry` if any, into `new`.
     private func copyLive(into new: UnsafeMutablePointer<Unmanaged<AnyObject>>, addingListener listener: AnyObject?,
-                          addingSlot slot: AnyObject?,
-                          skipping isRemoved: (_ object: AnyObject, _ isListener: Bool) -> Bool = { _, _ in false }) {
+                          addingDownstream entry: Unmanaged<AnyObject>?,
+                          skipping isRemoved: (_ entry: Unmanaged<AnyObject>, _ isListener: Bool) -> Bool
+                            = { _, _ in false }) {
         let old = elements
         let tombstone = self.tombstone
         var count = 0
-        for index in 0..<listenerCount
-        where old[index].toOpaque() != tombstone && !isRemoved(old[index].takeUnretainedValue(), true) {
+        for index in 0..<listenerCount where old[index].toOpaque() != tombstone && !isRemoved(old[index], true) {
             new[count] = old[index].retain()
             count += 1
         }
@@ -133,24 +135,24 @@ final class EdgeList: ManagedBuffer<EdgeCounts, Unmanaged<AnyObject>> {
             count += 1
         }
         for index in listenerCount..<(listenerCount + downstreamCount)
-        where old[index].toOpaque() != tombstone && !isRemoved(old[index].takeUnretainedValue(), false) {
-            new[count] = old[index].retain()
+        where old[index].toOpaque() != tombstone && !isRemoved(old[index], false) {
+            new[count] = retainedEntry(old[index])
             count += 1
         }
-        if let slot { new[count] = .passRetained(slot) }
+        if let entry { new[count] = retainedEntry(entry) }
     }
 
     /// This list with `listener` appended to the listeners.
     func addingListener(_ listener: AnyObject) -> EdgeList {
         EdgeList.build(listeners: liveListenerCount + 1, downstream: liveDownstreamCount) { new in
-            copyLive(into: new, addingListener: listener, addingSlot: nil)
+            copyLive(into: new, addingListener: listener, addingDownstream: nil)
         }
     }
 
-    /// This list with `slot` appended to the downstream slots.
-    func addingDownstream(_ slot: AnyObject) -> EdgeList {
+    /// This list with `entry` appended to the downstream entries.
+    func addingDownstream(_ entry: Unmanaged<AnyObject>) -> EdgeList {
         EdgeList.build(listeners: liveListenerCount, downstream: liveDownstreamCount + 1) { new in
-            copyLive(into: new, addingListener: nil, addingSlot: slot)
+            copyLive(into: new, addingListener: nil, addingDownstream: entry)
         }
     }
 
@@ -161,29 +163,43 @@ final class EdgeList: ManagedBuffer<EdgeCounts, Unmanaged<AnyObject>> {
             $0.toOpaque() != tombstone && $0.takeUnretainedValue() === listener
         }
         if !found { return self }
+        let address = Unmanaged.passUnretained(listener).toOpaque()
         return EdgeList.build(listeners: liveListenerCount - 1, downstream: liveDownstreamCount) { new in
-            copyLive(into: new, addingListener: nil, addingSlot: nil) { object, isListener in
-                isListener && object === listener
+            copyLive(into: new, addingListener: nil, addingDownstream: nil) { entry, isListener in
+                isListener && entry.toOpaque() == address
             }
         }
     }
 
-    /// This list without the downstream slots `isRemoved` picks.
-    func removingDownstream(where isRemoved: (AnyObject) -> Bool) -> EdgeList {
-        let removed = downstream.reduce(0) { $0 + (isRemoved($1.takeUnretainedValue()) ? 1 : 0) }
+    /// This list without the downstream entries `isRemoved` picks.
+    func removingDownstream(where isRemoved: (Unmanaged<AnyObject>) -> Bool) -> EdgeList {
+        let removed = downstream.reduce(0) { $0 + (isRemoved($1) ? 1 : 0) }
         if removed == 0 { return self }
         return EdgeList.build(listeners: liveListenerCount, downstream: liveDownstreamCount - removed) { new in
-            copyLive(into: new, addingListener: nil, addingSlot: nil) { object, isListener in
-                !isListener && isRemoved(object)
+            copyLive(into: new, addingListener: nil, addingDownstream: nil) { entry, isListener in
+                !isListener && isRemoved(entry)
+            }
+        }
+    }
+
+    /// This list with the downstream entry `old` replaced by `new` (in its place).
+    func replacingDownstream(_ old: Unmanaged<AnyObject>, with new: Unmanaged<AnyObject>) -> EdgeList {
+        let tombstone = self.tombstone
+        return EdgeList.build(listeners: liveListenerCount, downstream: liveDownstreamCount) { copy in
+            let elements = self.elements
+            var count = 0
+            for index in 0..<(listenerCount + downstreamCount) where elements[index].toOpaque() != tombstone {
+                copy[count] = retainedEntry(elements[index].toOpaque() == old.toOpaque() ? new : elements[index])
+                count += 1
             }
         }
     }
 
     // In place: call under the node lock, with no propagation reading this list.
 
-    /// Appends `listener` in place and returns its index, or nil when the list is full. `renumber` gets each slot
-    /// moved up to make room, with its new index.
-    func appendListenerInPlace(_ listener: AnyObject, renumber: (AnyObject, Int) -> Void) -> Int? {
+    /// Appends `listener` in place and returns its index, or nil when the list is full. `renumber` gets each
+    /// downstream entry moved up to make room, with its new index.
+    func appendListenerInPlace(_ listener: AnyObject, renumber: (Unmanaged<AnyObject>, Int) -> Void) -> Int? {
         let tombstone = self.tombstone
         return withUnsafeMutablePointers { counts, elements in
             let (listeners, downstream) = (counts.pointee.listeners, counts.pointee.downstream)
@@ -192,7 +208,7 @@ final class EdgeList: ManagedBuffer<EdgeCounts, Unmanaged<AnyObject>> {
             var index = listeners + downstream
             while index > listeners {
                 elements[index] = elements[index - 1]
-                if elements[index].toOpaque() != tombstone { renumber(elements[index].takeUnretainedValue(), index) }
+                if elements[index].toOpaque() != tombstone { renumber(elements[index], index) }
                 index -= 1
             }
             elements[listeners] = .passRetained(listener)
@@ -201,27 +217,26 @@ final class EdgeList: ManagedBuffer<EdgeCounts, Unmanaged<AnyObject>> {
         }
     }
 
-    /// Appends `slot` in place and returns its index, or nil when the list is full.
-    func appendDownstreamInPlace(_ slot: AnyObject) -> Int? {
+    /// Appends `entry` in place and returns its index, or nil when the list is full.
+    func appendDownstreamInPlace(_ entry: Unmanaged<AnyObject>) -> Int? {
         withUnsafeMutablePointers { counts, elements in
             let end = counts.pointee.listeners + counts.pointee.downstream
             guard end < counts.pointee.capacity else { return nil }
-            elements[end] = .passRetained(slot)
+            elements[end] = retainedEntry(entry)
             counts.pointee.downstream += 1
             return end
         }
     }
 
-    /// Turns the edge at `index` (a listener, or a slot) into a tombstone and returns it (the caller releases it
-    /// after unlocking), or returns nil when `edge` is not there.
-    func tombstone(_ edge: AnyObject, at index: Int, isListener: Bool) -> AnyObject? {
+    /// Turns the entry at `index` (a listener, or a downstream entry) into a tombstone and returns it with the
+    /// count the list held (the caller drops it after unlocking), or returns nil when `entry` is not there.
+    func tombstone(_ entry: Unmanaged<AnyObject>, at index: Int, isListener: Bool) -> Unmanaged<AnyObject>? {
         let tombstone = Unmanaged<AnyObject>.fromOpaque(self.tombstone)
         return withUnsafeMutablePointers { counts, elements in
             let (listeners, downstream) = (counts.pointee.listeners, counts.pointee.downstream)
             let range = isListener ? 0..<listeners : listeners..<(listeners + downstream)
-            guard range.contains(index), elements[index].toOpaque() == Unmanaged.passUnretained(edge).toOpaque()
-            else { return nil }
-            let removed = elements[index].takeRetainedValue()
+            guard range.contains(index), elements[index].toOpaque() == entry.toOpaque() else { return nil }
+            let removed = elements[index]
             elements[index] = tombstone
             if isListener { counts.pointee.deadListeners += 1 } else { counts.pointee.deadDownstream += 1 }
             return removed
@@ -235,9 +250,9 @@ final class EdgeList: ManagedBuffer<EdgeCounts, Unmanaged<AnyObject>> {
         }
     }
 
-    /// Squeezes the tombstones out, keeping the order; `renumber` gets each edge's new index and whether it is a
+    /// Squeezes the tombstones out, keeping the order; `renumber` gets each entry's new index and whether it is a
     /// listener.
-    func compactInPlace(renumber: (_ edge: AnyObject, _ index: Int, _ isListener: Bool) -> Void) {
+    func compactInPlace(renumber: (_ entry: Unmanaged<AnyObject>, _ index: Int, _ isListener: Bool) -> Void) {
         let tombstone = self.tombstone
         withUnsafeMutablePointers { counts, elements in
             let liveListeners = counts.pointee.listeners - counts.pointee.deadListeners
@@ -245,7 +260,7 @@ final class EdgeList: ManagedBuffer<EdgeCounts, Unmanaged<AnyObject>> {
             for index in 0..<(counts.pointee.listeners + counts.pointee.downstream)
             where elements[index].toOpaque() != tombstone {
                 elements[count] = elements[index]
-                renumber(elements[count].takeUnretainedValue(), count, count < liveListeners)
+                renumber(elements[count], count, count < liveListeners)
                 count += 1
             }
             counts.pointee.listeners = liveListeners
@@ -255,9 +270,9 @@ final class EdgeList: ManagedBuffer<EdgeCounts, Unmanaged<AnyObject>> {
         }
     }
 
-    /// Whether `slot` is one of the downstream slots.
+    /// Whether `entry` is one of the downstream entries.
     @usableFromInline
-    func containsDownstream(_ slot: AnyObject) -> Bool {
-        downstream.contains { $0.toOpaque() == Unmanaged.passUnretained(slot).toOpaque() }
+    func containsDownstream(_ entry: Unmanaged<AnyObject>) -> Bool {
+        downstream.contains { $0.toOpaque() == entry.toOpaque() }
     }
 }

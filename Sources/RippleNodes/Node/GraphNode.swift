@@ -82,27 +82,101 @@ protocol UpstreamEdge: GraphEdge {
 
 extension Node {
     public var upstreamTransforms: [any GraphEdge] {
-        lock.withLock { upstream.all }
+        // A fused operator becomes a plain transform first, so the query can hand it out (see `FusedNode.swift`).
+        materializeFusedInlet()
+        return lock.withLock { upstream.all }
     }
 
     public var downstreamTransforms: [any GraphEdge] {
-        let edges = lock.withLock { self.edges }
-        return edges.downstream.map { unsafeDowncast($0, to: DownstreamSlot<Value>.self).edge }
+        materializeFusedDownstream()
+        // Read under the lock: a list nobody propagates through changes in place (see `EdgeList.swift`), so a copy
+        // of the edges does not keep its slots. Fused entries linked since are left out.
+        return lock.withLock {
+            edges.downstream.compactMap {
+                isFusedEntry($0) ? nil : unsafeDowncast($0.takeUnretainedValue(), to: DownstreamSlot<Value>.self).edge
+            }
+        }
+    }
+
+    /// Turns every fused operator node downstream into a node linked by a plain transform.
+    private func materializeFusedDownstream() {
+        // Upgraded under the lock, where a fused entry is valid (see `EdgeEntry.swift`).
+        let fused: [NodeBase] = lock.withLock {
+            edges.downstream.compactMap { entry in
+                guard isFusedEntry(entry), let tryRetain = runtimeTryRetain,
+                      let retained = tryRetain(fusedNodeAddress(entry)) else { return nil }
+                return Unmanaged<NodeBase>.fromOpaque(retained).takeRetainedValue()
+            }
+        }
+        for node in fused { node.materializeFusedInlet() }
     }
 
     public var hasListener: Bool {
         lock.withLock { edges.listenerCount > 0 }
     }
 
-    func addDownstream(_ slot: DownstreamSlot<Value>) {
+    /// Appends `entry` (a slot, or a fused node's entry) to the downstream edges.
+    func addDownstream(_ entry: Unmanaged<AnyObject>) {
+        let released = lock.withLock { addDownstreamLocked(entry) }
+        extendLifetime(released)
+    }
+
+    /// ``addDownstream(_:)`` under `lock`; release what it returns after unlocking.
+    func addDownstreamLocked(_ entry: Unmanaged<AnyObject>) -> ReleasedEdges {
+        if edges.isNone {
+            // The first edge (every operator's new node): no list to retire, and a lone edge has no index.
+            edges = edges.addingDownstream(entry)
+            bumpEdgesVersion()
+            return ReleasedEdges(replaced: nil, retired: nil)
+        }
+        if isQuiescent, let list = edges.editableList, let index = list.appendDownstreamInPlace(entry) {
+            setListIndex(of: entry, to: index)
+            bumpEdgesVersion()
+            return ReleasedEdges(replaced: nil, retired: nil)
+        }
+        let released = replaceEdges(edges.addingDownstream(entry))
+        renumberEdges()
+        return released
+    }
+
+    /// Tells a downstream entry where the list holds it. Call under `lock`.
+    private func setListIndex(of entry: Unmanaged<AnyObject>, to index: Int) {
+        if isFusedEntry(entry) {
+            Unmanaged<NodeBase>.fromOpaque(fusedNodeAddress(entry))._withUnsafeGuaranteedRef {
+                $0.fusedListIndex = index
+            }
+        } else {
+            unsafeDowncast(entry.takeUnretainedValue(), to: DownstreamSlot<Value>.self).listIndex = index
+        }
+    }
+
+    /// Removes the fused node `node`'s entry from the downstream edges, from its deinit, or replaces it with
+    /// `replacement` when it becomes a plain transform. Readers still out may hold the entry: then `node`'s memory
+    /// is kept until they leave (see `EdgeEntry.swift`).
+    func removeFusedDownstream(_ node: NodeBase, operation: @escaping FusedPushThunk,
+                               replacement: Unmanaged<AnyObject>? = nil) {
+        let entry = fusedEntry(node)
         let released = lock.withLock { () -> ReleasedEdges in
-            if isQuiescent, let list = edges.editableList, let index = list.appendDownstreamInPlace(slot) {
-                slot.listIndex = index
+            // The index is guarded by this lock.
+            if isQuiescent, let list = edges.editableList, replacement == nil,
+               list.tombstone(entry, at: node.fusedListIndex, isListener: false) != nil {
                 bumpEdgesVersion()
+                compactIfSparse(list)
                 return ReleasedEdges(replaced: nil, retired: nil)
             }
-            let released = replaceEdges(edges.addingDownstream(slot))
+            // No reader can enter while the lock is held: one that is out now is the only kind to wait for.
+            let held = isQuiescent ? nil : holdUntilRead(FusedMemoryHold(node, operation: operation))
+            if replacement == nil && edges.shape == .loneFused {
+                // The node's only edge (a chain): no list to retire, and no edges left.
+                edges = .empty
+                bumpEdgesVersion()
+                return ReleasedEdges(replaced: nil, retired: held)
+            }
+            let changed = replacement.map { edges.replacingDownstream(entry, with: $0) }
+                ?? edges.removingDownstream { $0.toOpaque() == entry.toOpaque() }
+            var released = replaceEdges(changed)
             renumberEdges()
+            if let held { released.retired = (released.retired ?? []) + held }
             return released
         }
         extendLifetime(released)
@@ -114,15 +188,16 @@ extension Node {
         let released = lock.withLock { () -> ReleasedEdges in
             if let slot, isQuiescent, let list = edges.editableList {
                 let typed = unsafeDowncast(slot.takeUnretainedValue(), to: DownstreamSlot<Value>.self)
-                if let removed = list.tombstone(typed, at: typed.listIndex, isListener: false) {
+                if let removed = list.tombstone(slot, at: typed.listIndex, isListener: false) {
                     bumpEdgesVersion()
                     compactIfSparse(list)
-                    return ReleasedEdges(replaced: removed, retired: nil)
+                    return ReleasedEdges(replaced: removed.takeRetainedValue(), retired: nil)
                 }
             }
             // Compared through `edgeRef`: reading `edge`, an existential, would retain and release it.
             let released = replaceEdges(edges.removingDownstream {
-                UInt(bitPattern: unsafeDowncast($0, to: DownstreamSlot<Value>.self).edgeRef.toOpaque())
+                !isFusedEntry($0) && UInt(bitPattern: unsafeDowncast($0.takeUnretainedValue(),
+                                                                  to: DownstreamSlot<Value>.self).edgeRef.toOpaque())
                     == UInt(bitPattern: id)
             })
             renumberEdges()
@@ -134,11 +209,11 @@ extension Node {
     /// Squeezes `list`'s tombstones out once they are more than half of it. Call under `lock`, with no reader.
     private func compactIfSparse(_ list: EdgeList) {
         guard list.needsCompaction else { return }
-        list.compactInPlace { edge, index, isListener in
+        list.compactInPlace { entry, index, isListener in
             if isListener {
-                unsafeDowncast(edge, to: ListenEdge<Value>.self).listIndex = index
+                unsafeDowncast(entry.takeUnretainedValue(), to: ListenEdge<Value>.self).listIndex = index
             } else {
-                unsafeDowncast(edge, to: DownstreamSlot<Value>.self).listIndex = index
+                setListIndex(of: entry, to: index)
             }
         }
     }
@@ -148,8 +223,8 @@ extension Node {
     @usableFromInline
     final func insertListener(_ edge: ListenEdge<Value>) -> ReleasedEdges {
         if isQuiescent, let list = edges.editableList,
-           let index = list.appendListenerInPlace(edge, renumber: { slot, index in
-               unsafeDowncast(slot, to: DownstreamSlot<Value>.self).listIndex = index
+           let index = list.appendListenerInPlace(edge, renumber: { entry, index in
+               setListIndex(of: entry, to: index)
            }) {
             edge.listIndex = index
             bumpEdgesVersion()
@@ -166,10 +241,10 @@ extension Node {
         lock.withLock {
             edge.live = false
             if isQuiescent, let list = edges.editableList,
-               let removed = list.tombstone(edge, at: edge.listIndex, isListener: true) {
+               let removed = list.tombstone(.passUnretained(edge), at: edge.listIndex, isListener: true) {
                 bumpEdgesVersion()
                 compactIfSparse(list)
-                return ReleasedEdges(replaced: removed, retired: nil)
+                return ReleasedEdges(replaced: removed.takeRetainedValue(), retired: nil)
             }
             let released = replaceEdges(edges.removingListener(edge))
             renumberEdges()
@@ -189,11 +264,10 @@ extension Node {
         let elements = list.elements
         let listeners = list.listenerCount
         for index in 0..<(listeners + list.downstreamCount) where elements[index].toOpaque() != tombstone {
-            let edge = elements[index].takeUnretainedValue()
             if index < listeners {
-                unsafeDowncast(edge, to: ListenEdge<Value>.self).listIndex = index
+                unsafeDowncast(elements[index].takeUnretainedValue(), to: ListenEdge<Value>.self).listIndex = index
             } else {
-                unsafeDowncast(edge, to: DownstreamSlot<Value>.self).listIndex = index
+                setListIndex(of: elements[index], to: index)
             }
         }
     }
@@ -201,7 +275,7 @@ extension Node {
     func addUpstream(_ edge: any UpstreamEdge) {
         lock.withLock {
             upstream.append(edge)
-            severalUpstreams = upstream.hasSeveral
+            updateSeveralUpstreams()
         }
     }
 
@@ -209,8 +283,13 @@ extension Node {
     func removeUpstreamEdge(_ id: ObjectIdentifier) -> UpstreamEdges {
         lock.withLock {
             let removed = upstream.remove(id)
-            severalUpstreams = upstream.hasSeveral
+            updateSeveralUpstreams()
             return removed
         }
+    }
+
+    /// Counts a fused operator's inlet as an upstream too. Call under `lock`.
+    final func updateSeveralUpstreams() {
+        severalUpstreams = upstream.hasSeveral || (hasFusedInlet && !upstream.isEmpty)
     }
 }

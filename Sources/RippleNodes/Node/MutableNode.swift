@@ -6,22 +6,24 @@ import RippleCore
 /// reaches settles once, after all of its upstreams that change (listeners first, then downstream transforms). Inside
 /// ``Node/batch(_:)`` sets join one transaction; a set on a node that is already part of the transaction running on
 /// this thread is applied as the next one. See <doc:Propagation>.
-public final class MutableNode<Value: Sendable>: Node<Value>, @unchecked Sendable {
+// Not `final`: fused operator nodes (see `FusedNode.swift`) are mutable nodes too. Public but not `open`, so only this
+// module subclasses it, and every member is `final`.
+public class MutableNode<Value: Sendable>: Node<Value>, @unchecked Sendable {
     /// The current value; assigning nil empties the node (without notifying anyone).
-    public override var value: Value? {
+    public final override var value: Value? {
         get { super.value }
         @inlinable set { startPropagation(newValue, checkMutable: true) }
     }
 
     /// Sets `value`, carrying `context` unchanged to every listener and downstream node (`setValue:context:`).
     @inlinable
-    public func set(_ value: Value?, context: (any Sendable)?) {
+    public final func set(_ value: Value?, context: (any Sendable)?) {
         // The read-only check happens inside the engine, under the node lock it takes anyway.
         startPropagation(value, context: context, checkMutable: true)
     }
 
     /// Empties the node; listeners and downstream nodes hear nothing.
-    public func clean() {
+    public final func clean() {
         set(nil, context: nil)
     }
 }

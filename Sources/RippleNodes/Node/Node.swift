@@ -2,6 +2,8 @@ import RippleCore
 import Synchronization
 
 let nodeCounter = LiveObjectCounter("Node")
+/// Fused operator nodes, which hold their transform (see `FusedNode.swift`): one count for both kinds.
+let fusedNodeCounter = LiveObjectCounter("Node", "Transform")
 
 /// A stateful value in a graph: it holds a value (or nothing), tells its listeners, and pushes every new value along
 /// its downstream transforms.
@@ -17,9 +19,11 @@ let nodeCounter = LiveObjectCounter("Node")
 /// `@unchecked Sendable`: every mutable stored property below is read and written only under `lock` (`edgesVersion`
 /// is atomic and only written under it).
 @_fixed_layout
-public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @unchecked Sendable {
-    // The fields are declared in this order so that they pack: a node is 177 bytes on Linux (a 192-byte allocation;
+public class Node<Value: Sendable>: NodeBase, GraphNode, CustomStringConvertible, @unchecked Sendable {
+    // The fields are declared in this order so that they pack: a node is 162 bytes on Linux (a 176-byte allocation;
     // 208 before, when the flags each took a word of padding, and so did the edges' shape).
+    // The counters are 32-bit so that a fused `map` node (see `FusedNode.swift`) fits in 224 bytes: each is only
+    // ever compared for equality with a value read moments before, which 2^32 wraps would take to fool.
     @usableFromInline final let lock = RawLock()
     /// Whether more than one transform feeds this node: it then waits in the rank queue rather than settling as
     /// soon as one upstream pushes.
@@ -31,11 +35,19 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
     @usableFromInline final let hasRetiredEdges = Atomic<Bool>(false)
     /// The engine's per-thread states, kept here so a set reaches them without the global's lazy-initialisation
     /// check (a `swift_once` call per set on Linux).
-    @usableFromInline final let threadStates = propagationStates
+    /// Unretained: the global is never freed, and a counted reference cost every node a retain and a release (two
+    /// locked instructions; MapFilterCreating 30,743 → 30,158 instructions). Read it with `_withUnsafeGuaranteedRef`
+    /// (an `unowned(unsafe)` field instead was retained on every read: SubjectPumping 239 → 287 instructions a set).
+    @usableFromInline final let threadStatesRef = Unmanaged.passUnretained(propagationStates)
     /// The last frame that touched this node and how (see `CycleRule.swift`).
     @usableFromInline @exclusivity(unchecked) final var mark: UInt64 = 0
     /// Greater than the rank of every upstream linked by a forward edge (see `Ranks.swift`).
-    @usableFromInline @exclusivity(unchecked) final var rank = 0
+    @usableFromInline @exclusivity(unchecked) final var rank: Int32 = 0
+    /// How propagation reads `edges` without retaining it (see `EdgeReaders.swift`): readers that took the list
+    /// (counted under `lock`), readers done with it (counted atomically, outside the lock), and the lists replaced
+    /// while some reader was still out (`hasRetiredEdges` tells whether there are any), released once the two
+    /// counts meet.
+    @usableFromInline @exclusivity(unchecked) final var edgeReadersEntered: UInt32 = 0
     /// The value (see `StoredValue.swift`): raw bytes and a flag, so freeing a node needs no generic metadata.
     @usableFromInline @exclusivity(unchecked) final var valueBytes: StoredValueBytes = (0, 0, 0, 0)
     @usableFromInline @exclusivity(unchecked) var nameStorage: String?
@@ -43,27 +55,29 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
     @usableFromInline @exclusivity(unchecked) final var observation: NodeObservation?
     /// Bumped (under `lock`) whenever `edges` is replaced. Propagation compares it with the value it saw with its
     /// snapshot: unchanged, every listener and slot of the snapshot is still attached, with no lock to ask.
-    @usableFromInline final let edgesVersion = Atomic<UInt>(0)
-    /// How propagation reads `edges` without retaining it (see `EdgeReaders.swift`): readers that took the list
-    /// (counted under `lock`), readers done with it (counted atomically, outside the lock), and the lists replaced
-    /// while some reader was still out (`hasRetiredEdges` tells whether there are any), released once the two
-    /// counts meet.
-    @usableFromInline @exclusivity(unchecked) final var edgeReadersEntered: UInt = 0
-    @usableFromInline final let edgeReadersExited = Atomic<UInt>(0)
+    @usableFromInline final let edgesVersion = Atomic<UInt32>(0)
+    @usableFromInline final let edgeReadersExited = Atomic<UInt32>(0)
     @exclusivity(unchecked) final var retiredEdges: [AnyObject] = []
     @exclusivity(unchecked) var upstream = UpstreamEdges()
-    /// Listeners and downstream transforms, replaced as a whole on every change (see `NodeEdges`). Last, so that
-    /// its one-byte shape needs no padding.
+    /// Listeners and downstream transforms, replaced as a whole on every change (see `NodeEdges`). Then a flag, in
+    /// what would be padding after the edges' one-byte shape.
     @usableFromInline @exclusivity(unchecked) final var edges: NodeEdges = .empty
-
+    /// Whether a fused operator feeds this node (see `FusedNode.swift`): it counts as an upstream. Guarded by `lock`.
+    @usableFromInline @exclusivity(unchecked) final var hasFusedInlet = false
 
     // Inlinable, so creating a node runs specialised in the client: unspecialised, storing a `Value?` costs generic
-    // metadata look-ups.
+    // metadata look-ups. `fused`: a fused operator node (see `FusedNode.swift`), counted as a node and a transform.
     @inlinable
-    init(storage: Value?, mutable: Bool) {
+    init(storage: Value?, mutable: Bool, fused: Bool = false) {
         self.mutableFlag = mutable
+        super.init()
         if var storage { _ = exchangeValue(&storage) }
-        Self.didCreate()
+        if fused {
+            hasFusedInlet = true
+            Self.didCreateFused()
+        } else {
+            Self.didCreate()
+        }
     }
 
     @usableFromInline
@@ -71,12 +85,21 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
         nodeCounter.increment()
     }
 
+    @usableFromInline
+    static func didCreateFused() {
+        fusedNodeCounter.increment()
+    }
+
     deinit {
         // The transforms feeding this node are now dead ends: unlink them from their upstream nodes (whose release
         // waits for the thread's release drain, so dropping a long chain does not recurse).
         upstream.forEach { $0.targetDidDeinit() }
         destroyStoredValue()
-        nodeCounter.decrement()
+        if hasFusedInlet {
+            fusedNodeCounter.decrement()
+        } else {
+            nodeCounter.decrement()
+        }
     }
 
     /// The current value, or nil when the node is empty. For `Node<Int?>`, `.some(nil)` is a held nil value.

@@ -1,6 +1,7 @@
-/// A node's listeners and downstream slots: an ``EdgeList``, or, for the two most common shapes, the one element on
-/// its own: a lone listener (a listened source node) or a lone downstream slot (a node inside a chain of operators).
-/// The lone shapes save the list's allocation, one per node of a chain.
+/// A node's listeners and downstream entries: an ``EdgeList``, or, for the most common shapes, the one element on
+/// its own: a lone listener (a listened source node), a lone downstream slot, or a lone fused operator node (a node
+/// inside a chain of operators), or nothing at all. The lone shapes save the list's allocation, one per node of a
+/// chain; the last two hold no counted reference, so creating and freeing such a node retains nothing for its edges.
 ///
 /// Immutable, like the list: every change builds a new value, installed under the node lock.
 @usableFromInline
@@ -13,26 +14,66 @@ struct NodeEdges {
         case loneListener
         /// `object` is the node's only edge, a `DownstreamSlot<Value>`.
         case loneDownstream
+        /// `entry` is the node's only edge, a fused operator node's entry (see `EdgeEntry.swift`); `object` is nil.
+        case loneFused
+        /// No edges; `object` is nil.
+        case none
     }
 
-    @usableFromInline let object: AnyObject
+    /// What the edges hold a counted reference to: the list, or the lone listener or slot.
+    @usableFromInline let object: AnyObject?
+    /// What propagation reads (see `EdgeReaders.swift`): `object`, unretained, or for `.loneFused` the fused entry,
+    /// which is not counted, so not an `AnyObject` (see `EdgeEntry.swift`); a placeholder never read for `.none`.
+    /// One field for every shape, so that taking a snapshot does not branch. Declared between the other two, so
+    /// that the shape packs after it.
+    @usableFromInline let entry: Unmanaged<AnyObject>
     @usableFromInline let shape: Shape
 
     @usableFromInline
     init(object: AnyObject, shape: Shape) {
         self.object = object
         self.shape = shape
+        entry = .passUnretained(object)
     }
 
-    init(_ list: EdgeList) {
-        self.init(object: list, shape: .list)
+    private init(fused: Unmanaged<AnyObject>) {
+        object = nil
+        entry = fused
+        shape = .loneFused
     }
 
     @usableFromInline
-    static var empty: NodeEdges { NodeEdges(EdgeList.empty) }
+    init() {
+        object = nil
+        // Never read (no edge to read), but an `Unmanaged` cannot be null.
+        entry = .fromOpaque(UnsafeRawPointer(bitPattern: 8).unsafelyUnwrapped)
+        shape = .none
+    }
+
+    /// `list`, or no edges for the shared empty list.
+    init(_ list: EdgeList) {
+        if list === EdgeList.empty {
+            self.init()
+        } else {
+            self.init(object: list, shape: .list)
+        }
+    }
+
+    @inlinable
+    static var empty: NodeEdges { NodeEdges() }
+
+    /// The list (`.list` only).
+    private var listObject: EdgeList {
+        unsafeDowncast(object.unsafelyUnwrapped, to: EdgeList.self)
+    }
 
     private var list: EdgeList? {
-        shape == .list ? unsafeDowncast(object, to: EdgeList.self) : nil
+        shape == .list ? listObject : nil
+    }
+
+    /// Whether there are no edges at all (tombstones in a list count as edges here).
+    var isNone: Bool {
+        shape == .none
     }
 
     private var isEmpty: Bool {
@@ -47,26 +88,27 @@ struct NodeEdges {
 
     var downstreamIsEmpty: Bool {
         switch shape {
-        case .list: unsafeDowncast(object, to: EdgeList.self).liveDownstreamCount == 0
-        case .loneListener: true
-        case .loneDownstream: false
+        case .list: listObject.liveDownstreamCount == 0
+        case .loneListener, .none: true
+        case .loneDownstream, .loneFused: false
         }
     }
 
     var listenerCount: Int {
         switch shape {
-        case .list: unsafeDowncast(object, to: EdgeList.self).liveListenerCount
+        case .list: listObject.liveListenerCount
         case .loneListener: 1
-        case .loneDownstream: 0
+        case .loneDownstream, .loneFused, .none: 0
         }
     }
 
-    /// The downstream slots, in link order.
-    var downstream: [AnyObject] {
+    /// The downstream entries, in link order. A fused one is valid only as `EdgeEntry.swift` says: read them under
+    /// the node's lock.
+    var downstream: [Unmanaged<AnyObject>] {
         switch shape {
-        case .list: unsafeDowncast(object, to: EdgeList.self).downstream.map { $0.takeUnretainedValue() }
-        case .loneListener: []
-        case .loneDownstream: [object]
+        case .list: listObject.downstream
+        case .loneListener, .none: []
+        case .loneDownstream, .loneFused: [entry]
         }
     }
 
@@ -75,45 +117,61 @@ struct NodeEdges {
         switch shape {
         case .list:
             isEmpty ? NodeEdges(object: listener, shape: .loneListener)
-                : NodeEdges(unsafeDowncast(object, to: EdgeList.self).addingListener(listener))
-        case .loneListener: NodeEdges(EdgeList.pair(object, listener, listeners: 2))
-        case .loneDownstream: NodeEdges(EdgeList.pair(listener, object, listeners: 1))
+                : NodeEdges(listObject.addingListener(listener))
+        case .loneListener: NodeEdges(EdgeList.pair(entry, .passUnretained(listener), listeners: 2))
+        case .loneDownstream, .loneFused: NodeEdges(EdgeList.pair(.passUnretained(listener), entry, listeners: 1))
+        case .none: NodeEdges(object: listener, shape: .loneListener)
         }
     }
 
-    func addingDownstream(_ slot: AnyObject) -> NodeEdges {
+    func addingDownstream(_ entry: Unmanaged<AnyObject>) -> NodeEdges {
         switch shape {
         case .list:
-            isEmpty ? NodeEdges(object: slot, shape: .loneDownstream)
-                : NodeEdges(unsafeDowncast(object, to: EdgeList.self).addingDownstream(slot))
-        case .loneListener: NodeEdges(EdgeList.pair(object, slot, listeners: 1))
-        case .loneDownstream: NodeEdges(EdgeList.pair(object, slot, listeners: 0))
+            isEmpty ? NodeEdges.lone(entry) : NodeEdges(listObject.addingDownstream(entry))
+        case .loneListener: NodeEdges(EdgeList.pair(self.entry, entry, listeners: 1))
+        case .loneDownstream, .loneFused: NodeEdges(EdgeList.pair(self.entry, entry, listeners: 0))
+        case .none: NodeEdges.lone(entry)
         }
+    }
+
+    /// A lone downstream entry: a slot, or a fused node's entry.
+    private static func lone(_ entry: Unmanaged<AnyObject>) -> NodeEdges {
+        isFusedEntry(entry) ? NodeEdges(fused: entry)
+            : NodeEdges(object: entry.takeUnretainedValue(), shape: .loneDownstream)
     }
 
     func removingListener(_ listener: AnyObject) -> NodeEdges {
         switch shape {
-        case .list: NodeEdges(unsafeDowncast(object, to: EdgeList.self).removingListener(listener))
+        case .list: NodeEdges(listObject.removingListener(listener))
         case .loneListener: object === listener ? .empty : self
-        case .loneDownstream: self
+        case .loneDownstream, .loneFused, .none: self
         }
     }
 
-    func removingDownstream(where isRemoved: (AnyObject) -> Bool) -> NodeEdges {
+    func removingDownstream(where isRemoved: (Unmanaged<AnyObject>) -> Bool) -> NodeEdges {
         switch shape {
-        case .list: NodeEdges(unsafeDowncast(object, to: EdgeList.self).removingDownstream(where: isRemoved))
-        case .loneListener: self
-        case .loneDownstream: isRemoved(object) ? .empty : self
+        case .list: NodeEdges(listObject.removingDownstream(where: isRemoved))
+        case .loneListener, .none: self
+        case .loneDownstream, .loneFused: isRemoved(self.entry) ? .empty : self
         }
     }
 
-    /// Whether `slot` is one of the downstream slots.
+    /// These edges with the downstream entry `old` replaced by `new`, in its place.
+    func replacingDownstream(_ old: Unmanaged<AnyObject>, with new: Unmanaged<AnyObject>) -> NodeEdges {
+        switch shape {
+        case .list: NodeEdges(listObject.replacingDownstream(old, with: new))
+        case .loneListener, .none: self
+        case .loneDownstream, .loneFused: self.entry.toOpaque() != old.toOpaque() ? self : NodeEdges.lone(new)
+        }
+    }
+
+    /// Whether `entry` is one of the downstream entries.
     @usableFromInline
-    func containsDownstream(_ slot: AnyObject) -> Bool {
+    func containsDownstream(_ entry: Unmanaged<AnyObject>) -> Bool {
         switch shape {
-        case .list: unsafeDowncast(object, to: EdgeList.self).containsDownstream(slot)
-        case .loneListener: false
-        case .loneDownstream: object === slot
+        case .list: listObject.containsDownstream(entry)
+        case .loneListener, .none: false
+        case .loneDownstream, .loneFused: self.entry.toOpaque() == entry.toOpaque()
         }
     }
 }

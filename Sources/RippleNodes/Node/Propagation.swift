@@ -17,12 +17,17 @@ import Synchronization
 //   waiting nodes settle through a thunk built the same way.
 
 extension Node {
+    /// This thread's engine state, unretained: the thread's key keeps it alive.
+    @inlinable @inline(__always)
+    final var threadState: Unmanaged<PropagationState> {
+        threadStatesRef._withUnsafeGuaranteedRef { $0.unretained(orMake: PropagationState.init) }
+    }
+
     /// A user set (`value =`, `set(_:context:)`, `clean()`). `checkMutable` makes it the programmer error of a set
     /// on a read-only node.
     @inlinable
     final func startPropagation(_ value: Value?, context: (any Sendable)?, checkMutable: Bool = false) {
-        // The thread's key keeps the state alive: no retain for this propagation.
-        threadStates.unretained(orMake: PropagationState.init)._withUnsafeGuaranteedRef { state in
+        threadState._withUnsafeGuaranteedRef { state in
             startPropagation(value, context: context, checkMutable: checkMutable, state: state)
         }
     }
@@ -31,7 +36,7 @@ extension Node {
     /// literal of `(any Sendable)?` is destroyed through value witnesses after the call (~60 instructions a set).
     @inlinable
     final func startPropagation(_ value: Value?, checkMutable: Bool) {
-        threadStates.unretained(orMake: PropagationState.init)._withUnsafeGuaranteedRef { state in
+        threadState._withUnsafeGuaranteedRef { state in
             startPropagation(value, context: state.noContext, checkMutable: checkMutable, state: state)
         }
     }
@@ -79,7 +84,7 @@ extension Node {
             _ = exchangeValue(&previous)
             let waiting = markFrame == state.frame
             mark = state.frame | NodeMark.origin
-            let rank = self.rank
+            let rank = Int(self.rank)
             lock.unlock()
             extendLifetime(previous)
             if !waiting { enqueue(rank: rank, context: context, state: state) }
@@ -138,7 +143,7 @@ extension Node {
             var previous = value
             _ = exchangeValue(&previous)
             mark = state.frame | NodeMark.pending
-            let rank: Int? = waits ? self.rank : nil
+            let rank: Int? = waits ? Int(self.rank) : nil
             lock.unlock()
             extendLifetime(previous)
             enqueue(rank: rank, context: context, state: state)
@@ -205,6 +210,18 @@ extension Node {
     /// 2,905).
     @inlinable @inline(__always)
     final func settleLockedInline(_ value: Value, context: (any Sendable)?, state: PropagationState) {
+        if edges.shape == .none {
+            // Nothing to read (a node just made by an operator, a leaf nobody listens to): no reader to count in and
+            // out, which is a locked instruction.
+            let observed = observation != nil
+            lock.unlock()
+            if observed {
+                state.path.push(ObjectIdentifier(self))
+                notifyObservation()
+                state.path.count &-= 1
+            }
+            return
+        }
         // One immutable snapshot of both lists, neither retained nor copied (see `EdgeReaders.swift`). It keeps
         // every listener and slot alive until the end, so the loops below read them unretained.
         let snapshot = beginReadingEdges()
@@ -251,7 +268,16 @@ extension Node {
                 index += 1
             }
             let downstream = listeners + listenerCount
-            if downstreamCount > 0 {
+            if downstreamCount == 0 {
+                // A leaf: nothing to push.
+            } else if downstreamCount == 1 && listenerCount == 0 {
+                // A node inside a chain: its one edge, with no user code run since the snapshot (nothing to check
+                // again) and no sibling to wait for. Its own path, so that the loop below costs a chain nothing.
+                if downstream[0].toOpaque() != tombstone {
+                    push(value, along: downstream[0], senders: SenderList(state: state), context: context,
+                         state: state)
+                }
+            } else {
                 let senders = SenderList(state: state)
                 // Until the last edge, a later sibling may still change an upstream of what a push reaches.
                 let last = downstreamCount - 1
@@ -259,20 +285,13 @@ extension Node {
                 index = 0
                 while index < downstreamCount {
                     if index == last && last > 0 { state.openSiblings -= 1 }
-                    if downstream[index].toOpaque() != tombstone {
-                        downstream[index]._withUnsafeGuaranteedRef { object in
-                            let slot = unsafeDowncast(object, to: DownstreamSlot<Value>.self)
-                            // Once user code has run (a listener, an earlier hop), the transform may have been
-                            // unlinked: unless `edgesVersion` is unchanged, check it against the current edges, under
-                            // this node's lock. Nothing ran before the first hop of a node without listeners, the
-                            // common case in a chain.
-                            if (index == 0 && listenerCount == 0) || edgesVersion.load(ordering: .acquiring) == version
-                                || isStillDownstream(slot, since: snapshot.object),
-                               let target = slot.target.retained() {
-                                slot.push(slot.edgeRef, target, value, senders, context)
-                                target.release()
-                            }
-                        }
+                    // Once user code has run (a listener, an earlier hop), the transform may have been unlinked:
+                    // unless `edgesVersion` is unchanged, check it against the current edges, under this node's
+                    // lock. Nothing ran before the first hop of a node without listeners.
+                    if downstream[index].toOpaque() != tombstone
+                        && ((index == 0 && listenerCount == 0) || edgesVersion.load(ordering: .acquiring) == version
+                            || isStillDownstream(downstream[index], since: snapshot.object)) {
+                        push(value, along: downstream[index], senders: senders, context: context, state: state)
                     }
                     index += 1
                 }
@@ -282,11 +301,41 @@ extension Node {
         finishReadingEdges()
     }
 
-    /// Whether `edge` is still in this node's downstream list; `snapshot` is the list propagation started with.
+    /// Pushes `value` along one downstream entry: a slot's transform, or a fused operator node.
+    @inlinable @inline(__always)
+    final func push(_ value: Value, along entry: Unmanaged<AnyObject>, senders: SenderList, context: (any Sendable)?,
+                    state: PropagationState) {
+        if isFusedEntry(entry) {
+            // A fused operator node (see `FusedNode.swift`), upgraded as a slot's target is.
+            let address = fusedNodeAddress(entry)
+            guard state.tryRetain.unsafelyUnwrapped(address) != nil else { return }
+            Unmanaged<FusedNode<Value, Value>>.fromOpaque(address)._withUnsafeGuaranteedRef { node in
+                // Seen as a `FusedNode<Value, Value>`: its output type is unknown here, and no stored property of a
+                // fused node, or of a node, depends on it (a node's value is raw bytes, see `StoredValue.swift`), so
+                // `inletPush` is at the same place whatever the output type. Through a method of the node instead
+                // (``NodeBase/receiveFused(_:senders:context:)``), a hop cost 17 instructions more (DeepChain10 188 →
+                // 205 per hop, MapFilterPumping 2,208 → 2,412 per value).
+                // Unprotected: a stack protector would guard every settle, hop or not (~6 instructions a set).
+                _withUnprotectedUnsafePointer(to: value) { node.inletPush(.fromOpaque(address), $0, senders, context) }
+            }
+            Unmanaged<AnyObject>.fromOpaque(address).release()
+        } else {
+            entry._withUnsafeGuaranteedRef { object in
+                let slot = unsafeDowncast(object, to: DownstreamSlot<Value>.self)
+                if let target = slot.target.retained() {
+                    slot.push(slot.edgeRef, target, value, senders, context)
+                    target.release()
+                }
+            }
+        }
+    }
+
+    /// Whether `entry` is still in this node's downstream list; `snapshot` is the object propagation started with
+    /// (see ``EdgesSnapshot``).
     @inlinable
-    final func isStillDownstream(_ slot: DownstreamSlot<Value>, since snapshot: Unmanaged<AnyObject>) -> Bool {
+    final func isStillDownstream(_ entry: Unmanaged<AnyObject>, since snapshot: Unmanaged<AnyObject>) -> Bool {
         lock.lock()
-        let linked = edges.object === snapshot.takeUnretainedValue() || edges.containsDownstream(slot)
+        let linked = EdgesSnapshot(edges).object.toOpaque() == snapshot.toOpaque() || edges.containsDownstream(entry)
         lock.unlock()
         return linked
     }
@@ -306,6 +355,32 @@ extension Node {
                 return
             }
             settleStoring(value, context: context, state: state)
+        }
+    }
+
+    /// Links the new fused operator node `node` below this one, as linking a transform does: ranks it, enters it in
+    /// the downstream edges and pushes the current value (if any) through its operator. The first three under one
+    /// lock (three lock rounds before: each a locked instruction, which dominate creating on the wall clock).
+    final func linkFused<Output: Sendable>(_ node: FusedNode<Value, Output>) {
+        withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { buffer in
+            let slot = buffer.baseAddress.unsafelyUnwrapped
+            lock.lock()
+            // `node` is not shared yet: its own fields need no lock.
+            node.rank = rank == .max ? .max : rank + 1
+            let released = addDownstreamLocked(fusedEntry(node))
+            let held = copyStoredValue(to: slot)
+            lock.unlock()
+            extendLifetime(released)
+            guard held else { return }
+            // Borrowed, not retained: the thread's key keeps it alive.
+            threadState._withUnsafeGuaranteedRef { state in
+                state.inFrame {
+                    state.block(ObjectIdentifier(self))
+                    node.receiveFused(slot, senders: SenderList(state: state), context: state.noContext)
+                }
+            }
+            // Unspecialised here: a trivial value needs no generic `deinitialize` call.
+            if !_isPOD(Value.self) { slot.deinitialize(count: 1) }
         }
     }
 
@@ -340,11 +415,12 @@ extension Node {
             lock.unlock()
             guard held else { return }
             let current = slot.move()
-            let state = threadStates.unretained(orMake: PropagationState.init).takeUnretainedValue()
-            state.inFrame {
-                state.block(ObjectIdentifier(self))
-                edge.push(.passUnretained(edge), .passUnretained(target), current, SenderList(state: state),
-                          state.noContext)
+            threadState._withUnsafeGuaranteedRef { state in
+                state.inFrame {
+                    state.block(ObjectIdentifier(self))
+                    edge.push(.passUnretained(edge), .passUnretained(target), current, SenderList(state: state),
+                              state.noContext)
+                }
             }
         }
     }

@@ -28,29 +28,38 @@ extension Node: RankedNode {
         defer { lock.unlock() }
         if rank >= wanted { return true }
         if edges.downstreamIsEmpty {
-            rank = wanted
+            rank = Int32(clamping: wanted)
             return true
         }
         return false
     }
 
     var currentRank: Int {
-        lock.withLock { rank }
+        lock.withLock { Int(rank) }
     }
 
     func setRank(_ newRank: Int) {
-        lock.withLock { rank = max(rank, newRank) }
+        lock.withLock { rank = max(rank, Int32(clamping: newRank)) }
     }
 
     func forwardTargets() -> [any RankedNode] {
-        let current = lock.withLock { edges }
-        var targets: [any RankedNode] = []
-        for object in current.downstream {
-            let slot = unsafeDowncast(object, to: DownstreamSlot<Value>.self)
-            guard !slot.isBackEdge, let target = slot.target.retained() else { continue }
-            if let ranked = target.takeRetainedValue() as? any RankedNode { targets.append(ranked) }
+        // Upgraded under the lock: a fused entry is valid only there (see `EdgeEntry.swift`), and a list nobody
+        // propagates through changes in place, so a copy of the edges does not keep its slots. Fused nodes are never
+        // back edges.
+        let objects: [AnyObject] = lock.withLock {
+            edges.downstream.compactMap { entry in
+                if isFusedEntry(entry) {
+                    guard let tryRetain = runtimeTryRetain, let retained = tryRetain(fusedNodeAddress(entry)) else {
+                        return nil
+                    }
+                    return Unmanaged<AnyObject>.fromOpaque(retained).takeRetainedValue()
+                }
+                let slot = unsafeDowncast(entry.takeUnretainedValue(), to: DownstreamSlot<Value>.self)
+                guard !slot.isBackEdge else { return nil }
+                return slot.target.retained()?.takeRetainedValue()
+            }
         }
-        return targets
+        return objects.compactMap { $0 as? any RankedNode }
     }
 }
 

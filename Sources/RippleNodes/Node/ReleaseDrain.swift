@@ -12,14 +12,16 @@ extension PropagationState {
     /// releasing, from the outermost release's loop.
     static func releaseDeferred(_ object: UnsafeMutableRawPointer?) {
         guard let object else { return }
-        let state = current.takeUnretainedValue()
-        state.releases.append(object)
-        if state.releasing { return }
-        state.releasing = true
-        while let next = state.releases.popLast() {
-            // A deinit this runs appends to the list and returns.
-            Unmanaged<AnyObject>.fromOpaque(next).release()
+        // Borrowed, not retained (the thread's key keeps it alive): a retain and release pair per freed node.
+        current._withUnsafeGuaranteedRef { state in
+            state.releases.append(object)
+            if state.releasing { return }
+            state.releasing = true
+            while let next = state.releases.popLast() {
+                // A deinit this runs appends to the list and returns.
+                Unmanaged<AnyObject>.fromOpaque(next).release()
+            }
+            state.releasing = false
         }
-        state.releasing = false
     }
 }

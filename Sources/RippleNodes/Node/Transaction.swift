@@ -86,6 +86,9 @@ final class PropagationState {
     }
 
     @usableFromInline let threadTag: UInt64
+    /// `swift_tryRetain`, kept here so a hop into a fused node reaches it without the global's lazy-initialisation
+    /// check (see `FusedNode.swift`).
+    @usableFromInline let tryRetain: TryRetainFunction?
     @usableFromInline @exclusivity(unchecked) var serial: UInt64 = 0
     /// The open frame's id (a multiple of 4, see `NodeMark`), 0 when none is open.
     @usableFromInline @exclusivity(unchecked) var frame: UInt64 = 0
@@ -127,6 +130,7 @@ final class PropagationState {
     @usableFromInline
     init() {
         threadTag = (threadTags.wrappingAdd(1, ordering: .relaxed).newValue) << 44
+        tryRetain = runtimeTryRetain
     }
 
     deinit {

@@ -22,11 +22,32 @@ final class FilterTransform<Value: Sendable>: Transform<Value, Value>, @unchecke
     }
 }
 
+/// A `filter` node holding its operator (see `FusedNode.swift`).
+@usableFromInline @_fixed_layout
+final class FusedFilterNode<Value: Sendable>: FusedNode<Value, Value>, @unchecked Sendable {
+    @inlinable @inline(__always)
+    init(source: Node<Value>, isIncluded: @escaping @Sendable (Value) -> Bool) {
+        // Built here, where `Value` is concrete in the caller's module, capturing `isIncluded` at its own type (see
+        // `FusedMapNode`).
+        super.init(source: source, name: "filter") { target, value, senders, context in
+            let value = value.assumingMemoryBound(to: Value.self)
+            if isIncluded(value.pointee) {
+                emitValue(value.pointee, into: target, senders: senders, context: context)
+            }
+        }
+    }
+
+    override var operatorName: String { "filter" }
+}
+
 extension Node {
     /// A node receiving only the values `isIncluded` accepts.
-    @inlinable
+    // Always inlined (see `map`).
+    @inlinable @inline(__always)
     public final func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Node<Value> {
-        derive("filter", FilterTransform(isIncluded))
+        let node = FusedFilterNode(source: self, isIncluded: isIncluded)
+        node.linkFused()
+        return node
     }
 }
 

@@ -1,0 +1,157 @@
+import Dispatch
+import RippleCore
+import RippleNodes
+import Testing
+
+/// `map` and `filter` nodes hold their operator (one object each, see `FusedNode.swift`) until a graph query asks for
+/// their transforms: then the operator becomes a plain transform, in the same place, and everything behaves as before.
+@Suite("Engine: fused map and filter nodes")
+struct FusedNodeTests {
+    @Test func aGraphQueryTurnsTheOperatorIntoATransformThatKeepsWorking() {
+        let a = MutableNode(1)
+        let b = MutableNode(100)
+        let doubled = a.map { $0 * 2 }
+        let bag = CancelBag()
+        let heard = Locked<[Int]>([])
+        doubled.listened(by: bag).withBlock { value in heard.withLock { $0.append(value) } }
+        a.value = 2
+        let transforms = doubled.upstreamTransforms(of: Int.self)
+        #expect(transforms.count == 1)
+        #expect(transforms.first?.name == "map")
+        #expect(transforms.first?.from === a)
+        #expect(transforms.first?.to === doubled)
+        // The same transform, asked again and from the other end.
+        #expect(doubled.upstreamTransforms.first === transforms.first)
+        #expect(a.downstreamTransforms.first === transforms.first)
+        a.value = 3
+        transforms.first?.from = b
+        a.value = 4
+        b.value = 5
+        #expect(heard.value == [2, 4, 6, 200, 10])
+        bag.cancel()
+    }
+
+    @Test func materializingKeepsTheLinkOrderOfEveryDownstreamEdge() {
+        let source = MutableNode(4)
+        let first = source.map { $0 + 1 }
+        let second = source.filter { $0 > 0 }
+        let third = source.skip(0)
+        let fourth = source.map { $0 * 10 }
+        let names = source.downstreamTransforms.map(\.name)
+        #expect(names == ["map", "filter", "skip", "map"])
+        let targets = source.downstreamNodes
+        #expect(targets.count == 4)
+        #expect(targets[0] === first && targets[1] === second && targets[2] === third && targets[3] === fourth)
+        source.value = 5
+        #expect([first.value, second.value, third.value, fourth.value] == [6, 5, 5, 50])
+    }
+
+    @Test func aFusedNodeLinkedToASecondUpstreamWaitsForBoth() {
+        let a = MutableNode(1)
+        let b = MutableNode(10)
+        let sum = a.map { $0 }
+        sum.link(to: b)
+        let upstreams = sum.upstreamNodes
+        #expect(upstreams.count == 2)
+        #expect(upstreams.first === a && upstreams.last === b)
+        b.value = 20
+        #expect(sum.value == 20)
+        a.value = 2
+        #expect(sum.value == 2)
+    }
+
+    @Test func aFilterLeavesItsNodeUnchangedForRejectedValues() {
+        let source = MutableNode(2)
+        let even = source.filter { $0.isMultiple(of: 2) }
+        let bag = CancelBag()
+        let heard = Locked<[Int]>([])
+        even.listened(by: bag).withBlock { value in heard.withLock { $0.append(value) } }
+        for value in 3...8 { source.value = value }
+        #expect(heard.value == [2, 4, 6, 8])
+        #expect(even.value == 8)
+        bag.cancel()
+    }
+
+    @Test func aMapOfAnotherTypeCarriesItsValues() {
+        let source = MutableNode(7)
+        let text = source.map { "n\($0)" }.map { $0 + "!" }
+        let length = text.map(\.count)
+        source.value = 12
+        #expect(text.value == "n12!")
+        #expect(length.value == 4)
+    }
+
+    /// A fused node freed while its upstream propagates on another thread: its entry stays readable until that
+    /// propagation ends, and the node (and its closure) go once it has.
+    @Test(.tags(.stress)) func fusedNodesCreatedAndFreedWhileTheSourcePropagates() {
+        let source = MutableNode(0)
+        let stable = source.map { $0 + 1 }
+        let settled = Locked(0)
+        let bag = CancelBag()
+        stable.listened(by: bag).withBlock { value in settled.withLock { $0 = value } }
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for round in 0..<2_000 {
+                switch thread {
+                case 0: source.value = round
+                case 1:
+                    let derived = source.map { $0 * 2 }.filter { _ in true }
+                    #expect(derived.value.map { $0.isMultiple(of: 2) } ?? true)
+                case 2:
+                    if round.isMultiple(of: 50) { _ = source.downstreamTransforms }
+                    _ = source.map { $0 }
+                default:
+                    let derived = source.filter { $0 >= 0 }
+                    _ = derived.value
+                }
+            }
+        }
+        source.value = 5_000
+        #expect(settled.value == 5_001)
+        // Every node made on the other threads is gone, and left nothing behind in the source's list.
+        #expect(source.downstreamTransforms.count == 1)
+        bag.cancel()
+    }
+
+    /// A listener of the upstream frees one of two fused nodes while the upstream propagates: the freed one's
+    /// operator does not run for that value, the other one's does, and nothing is left behind.
+    @Test func aFusedNodeFreedByASiblingListenerIsSkipped() {
+        let source = MutableNode(0)
+        let calls = Locked<[String]>([])
+        let dropped = Locked<Node<Int>?>(source.map { value in
+            calls.withLock { $0.append("dropped \(value)") }
+            return value
+        })
+        let kept = source.map { value in
+            calls.withLock { $0.append("kept \(value)") }
+            return value + 1
+        }
+        let bag = CancelBag()
+        source.listened(by: bag).withBlock { value in
+            if value == 1 { dropped.withLock { $0 = nil } }
+        }
+        source.value = 1
+        source.value = 2
+        #expect(calls.value == ["dropped 0", "kept 0", "kept 1", "kept 2"])
+        #expect(kept.value == 3)
+        #expect(source.downstreamNodes.count == 1)
+        bag.cancel()
+    }
+
+    /// A listener of a fused node asks for its upstream's transforms (materializing the node it listens to) while
+    /// that node is settling.
+    @Test func materializingFromInsideThePropagation() {
+        let source = MutableNode(1)
+        let doubled = source.map { $0 * 2 }
+        let bag = CancelBag()
+        let heard = Locked<[Int]>([])
+        doubled.listened(by: bag).withBlock { value in
+            heard.withLock { $0.append(value) }
+            _ = source.downstreamTransforms
+        }
+        source.value = 2
+        source.value = 3
+        #expect(heard.value == [2, 4, 6])
+        #expect(doubled.upstreamTransforms.count == 1)
+        bag.cancel()
+    }
+}
