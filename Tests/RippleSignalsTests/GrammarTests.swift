@@ -52,6 +52,28 @@ struct GrammarTests {
         #expect(cleanups.values.filter { $0 == 3 } == [3])
     }
 
+    @Test("Disposer.empty is one shared disposer, disposed from the start; a subscription returning it still ends")
+    func emptyDisposerIsShared() {
+        #expect(Disposer.empty === Disposer.empty)
+        #expect(Disposer.empty.isDisposed)
+        Disposer.empty.dispose()
+        #expect(Disposer.empty.isDisposed)
+
+        let held = Locked<[SignalSubscriber<Int, TestError>]>([])
+        let signal = Signal<Int, TestError> { subscriber in
+            held.withLock { $0.append(subscriber) }
+            return .empty
+        }
+        let first = signal.subscribe()
+        let second = signal.subscribe()
+        #expect(!first.isDisposed && !second.isDisposed)
+        first.dispose()
+        #expect(first.isDisposed && !second.isDisposed)
+        #expect(held.withLock { $0[0].isDisposed && !$0[1].isDisposed })
+        second.dispose()
+        #expect(second.isDisposed)
+    }
+
     @Test("dispose from 8 threads at once runs the cleanup exactly once", .tags(.stress))
     func disposeThreadSafe() {
         for _ in 0..<200 {

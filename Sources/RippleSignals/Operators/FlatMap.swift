@@ -39,8 +39,10 @@ final class FlattenMapState<Input: Sendable, Output: Sendable, Failure: Error>: 
 {
     @usableFromInline let transform: @Sendable (Input) -> Signal<Output, Failure>
 
+    /// `downstream` is borrowed: the group keeps it unowned (see `CompletionGroup.init(downstream:)`).
     @inlinable
-    init(downstream: SignalSubscriber<Output, Failure>, transform: @escaping @Sendable (Input) -> Signal<Output, Failure>) {
+    init(downstream: borrowing SignalSubscriber<Output, Failure>,
+         transform: @escaping @Sendable (Input) -> Signal<Output, Failure>) {
         self.transform = transform
         super.init(downstream: downstream)
     }
@@ -57,7 +59,7 @@ final class FlattenMapState<Input: Sendable, Output: Sendable, Failure: Error>: 
             // Not `Self.sourceID`: naming `Self` would capture the dynamic type too, and a closure capturing more
             // than one thing allocates a context.
             complete: { self.leaveSource() })
-        store(source, for: Self.sourceID)
+        storeSource(source)
     }
 
     /// A value of the source: its inner signal's events go to the downstream, which serialises what the inner

@@ -17,9 +17,12 @@ class AttachedInputsState<Output: Sendable, Failure: Error>: CombiningState<Outp
     }
 
     /// Keeps the inputs' subscriptions and returns this state as their disposer. Under `lock`: `dispose()` may run
-    /// on another thread once the action has returned this state.
+    /// on another thread once the action has returned this state. Consuming: the disposers move into `inputs`
+    /// rather than being retained there and released by the caller (callgrind, CombineLatestCreating 50,975 →
+    /// 49,694).
     @inlinable
-    final func adopt(_ a: Disposer?, _ b: Disposer?, _ c: Disposer? = nil, _ d: Disposer? = nil) -> Disposer {
+    final func adopt(_ a: consuming Disposer?, _ b: consuming Disposer?, _ c: consuming Disposer? = nil,
+                     _ d: consuming Disposer? = nil) -> Disposer {
         lock.lock()
         inputs = (a, b, c, d)
         lock.unlock()

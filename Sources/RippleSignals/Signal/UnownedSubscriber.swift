@@ -8,7 +8,7 @@ struct UnownedSubscriber<Value: Sendable, Failure: Error> {
     @usableFromInline let reference: Unmanaged<SignalSubscriber<Value, Failure>>
 
     @inlinable
-    init(_ subscriber: SignalSubscriber<Value, Failure>) {
+    init(_ subscriber: borrowing SignalSubscriber<Value, Failure>) {
         reference = .passUnretained(subscriber)
     }
 
