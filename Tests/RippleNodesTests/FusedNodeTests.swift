@@ -137,6 +137,20 @@ struct FusedNodeTests {
         bag.cancel()
     }
 
+    /// Ten thousand fused nodes on one source, every other one freed (tombstones, then the list squeezed), then the
+    /// rest after a set: each kept node hears the set, and the source ends with no edges.
+    @Test func tenThousandFusedNodesOnOneSource() {
+        let source = MutableNode(0)
+        var nodes: [Node<Int>?] = (0..<10_000).map { offset in source.map { $0 + offset } }
+        for index in stride(from: 0, to: nodes.count, by: 2) { nodes[index] = nil }
+        source.value = 1
+        for index in stride(from: 1, to: nodes.count, by: 2) { #expect(nodes[index]?.value == 1 + index) }
+        #expect(source.downstreamNodes.count == 5_000)
+        nodes.removeAll()
+        #expect(source.downstreamTransforms.isEmpty)
+        source.value = 2
+    }
+
     /// A listener of a fused node asks for its upstream's transforms (materializing the node it listens to) while
     /// that node is settling.
     @Test func materializingFromInsideThePropagation() {

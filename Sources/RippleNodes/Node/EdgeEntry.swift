@@ -28,6 +28,13 @@ func fusedNodeAddress(_ entry: Unmanaged<AnyObject>) -> UnsafeMutableRawPointer 
     entry.toOpaque() - 1
 }
 
+/// The fused node a fused entry stands for, retained, or nil once it has begun deinitialising. Call where the entry
+/// is valid (see above).
+func retainedFusedNode(_ entry: Unmanaged<AnyObject>) -> NodeBase? {
+    guard let tryRetain = runtimeTryRetain, let retained = tryRetain(fusedNodeAddress(entry)) else { return nil }
+    return Unmanaged<NodeBase>.fromOpaque(retained).takeRetainedValue()
+}
+
 /// `entry`, with the count a list holds taken: retained, unless it is a fused node (held without a count).
 @inline(__always)
 func retainedEntry(_ entry: Unmanaged<AnyObject>) -> Unmanaged<AnyObject> {

@@ -80,9 +80,7 @@ class FusedNode<Input: Sendable, Output: Sendable>: MutableNode<Output>, @unchec
         guard operatorsFuse else {
             inletSource = nil
             stopCountingAsFused()
-            let transform = FusedOperatorTransform<Input, Output>(inletPush)
-            transform.name = operatorName
-            connect(source.takeUnretainedValue(), through: transform)
+            connect(source.takeUnretainedValue(), through: makeTransform())
             // The transform holds the upstream now.
             source.release()
             return
@@ -98,6 +96,13 @@ class FusedNode<Input: Sendable, Output: Sendable>: MutableNode<Output>, @unchec
         nodeCounter.increment()
     }
 
+    /// The plain transform this operator becomes, named after it.
+    private func makeTransform() -> FusedOperatorTransform<Input, Output> {
+        let transform = FusedOperatorTransform<Input, Output>(inletPush)
+        transform.name = operatorName
+        return transform
+    }
+
     /// The operator's name, for the transform it becomes when materialized.
     var operatorName: String {
         programmerError("FusedNode.operatorName must be overridden")
@@ -111,8 +116,7 @@ class FusedNode<Input: Sendable, Output: Sendable>: MutableNode<Output>, @unchec
         guard let source else { return }
         // Made and registered before it is shared: taking its edge lock under this node's lock (below) would invert
         // the transform lock order.
-        let transform = FusedOperatorTransform<Input, Output>(inletPush)
-        transform.name = operatorName
+        let transform = makeTransform()
         let slot = transform.adoptFusedLink(from: source, to: self)
         lock.lock()
         guard inletSource?.toOpaque() == Unmanaged.passUnretained(source).toOpaque() else {

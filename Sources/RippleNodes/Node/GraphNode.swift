@@ -102,11 +102,7 @@ extension Node {
     private func materializeFusedDownstream() {
         // Upgraded under the lock, where a fused entry is valid (see `EdgeEntry.swift`).
         let fused: [NodeBase] = lock.withLock {
-            edges.downstream.compactMap { entry in
-                guard isFusedEntry(entry), let tryRetain = runtimeTryRetain,
-                      let retained = tryRetain(fusedNodeAddress(entry)) else { return nil }
-                return Unmanaged<NodeBase>.fromOpaque(retained).takeRetainedValue()
-            }
+            edges.downstream.compactMap { isFusedEntry($0) ? retainedFusedNode($0) : nil }
         }
         for node in fused { node.materializeFusedInlet() }
     }

@@ -48,12 +48,7 @@ extension Node: RankedNode {
         // back edges.
         let objects: [AnyObject] = lock.withLock {
             edges.downstream.compactMap { entry in
-                if isFusedEntry(entry) {
-                    guard let tryRetain = runtimeTryRetain, let retained = tryRetain(fusedNodeAddress(entry)) else {
-                        return nil
-                    }
-                    return Unmanaged<AnyObject>.fromOpaque(retained).takeRetainedValue()
-                }
+                if isFusedEntry(entry) { return retainedFusedNode(entry) }
                 let slot = unsafeDowncast(entry.takeUnretainedValue(), to: DownstreamSlot<Value>.self)
                 guard !slot.isBackEdge else { return nil }
                 return slot.target.retained()?.takeRetainedValue()
