@@ -10,8 +10,11 @@
 //   valgrind --tool=callgrind --callgrind-out-file=/dev/null /tmp/signals-cg MapFilterCreating 2000
 // With OpenCombine (`swift build -c release --package-path Benchmarks --target OpenCombine` first), add
 //   -DOPENCOMBINE -I Benchmarks/.build/release/Modules Benchmarks/.build/release/OpenCombine.build/*.o \
-//   Benchmarks/.build/release/COpenCombineHelpers.build/*.o
-// and run `OpenCombine/MapFilterCreating` and so on.
+//   Benchmarks/.build/release/COpenCombineHelpers.build/*.o -lstdc++ \
+//   -Xcc -fmodule-map-file=Benchmarks/.build/release/COpenCombineHelpers.build/module.modulemap \
+//   -Xcc -I -Xcc Benchmarks/.build/checkouts/OpenCombine/Sources/COpenCombineHelpers/include
+// and run `OpenCombine/MapFilterCreating` and so on. Valgrind cannot read that binary's debug information: run it on
+// a copy made with `strip --strip-debug`.
 #if canImport(Glibc)
 import Glibc
 #endif
