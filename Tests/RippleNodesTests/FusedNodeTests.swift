@@ -81,6 +81,29 @@ struct FusedNodeTests {
         #expect(length.value == 4)
     }
 
+    /// Values larger than a node's inline storage (kept boxed) go into and out of fused operators intact, and the
+    /// closures of freed nodes go with them.
+    @Test func largeValuesAndCapturingClosures() {
+        struct Wide: Sendable, Equatable {
+            var a, b, c, d, e: Int
+        }
+        let tracked = Locked(0)
+        let source = MutableNode(Wide(a: 1, b: 2, c: 3, d: 4, e: 5))
+        var sum: Node<Int>? = source.map { [tracked] wide in
+            tracked.withLock { $0 += 1 }
+            return wide.a + wide.b + wide.c + wide.d + wide.e
+        }
+        let widened = source.filter { $0.a > 0 }.map { Wide(a: $0.e, b: $0.d, c: $0.c, d: $0.b, e: $0.a) }
+        source.value = Wide(a: 10, b: 20, c: 30, d: 40, e: 50)
+        #expect(sum?.value == 150)
+        #expect(widened.value == Wide(a: 50, b: 40, c: 30, d: 20, e: 10))
+        sum = nil
+        source.value = Wide(a: 1, b: 1, c: 1, d: 1, e: 1)
+        // The freed node's closure ran for the two values before it was freed, and not after.
+        #expect(tracked.value == 2)
+        #expect(widened.value == Wide(a: 1, b: 1, c: 1, d: 1, e: 1))
+    }
+
     /// A fused node freed while its upstream propagates on another thread: its entry stays readable until that
     /// propagation ends, and the node (and its closure) go once it has.
     @Test(.tags(.stress)) func fusedNodesCreatedAndFreedWhileTheSourcePropagates() {
