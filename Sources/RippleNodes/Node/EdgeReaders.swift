@@ -73,17 +73,13 @@ extension Node {
         var swapped = new
         swap(&edges, &swapped)
         let previous = swapped.object
-        edgesVersion.store(edgesVersion.load(ordering: .relaxed) &+ 1, ordering: .releasing)
+        bumpEdgesVersion()
         if edgeReadersExited.load(ordering: .sequentiallyConsistent) == edgeReadersEntered {
             return ReleasedEdges(replaced: previous, retired: takeRetiredEdges())
         }
-        if let previous { retiredEdges.append(previous) }
-        hasRetiredEdges.store(true, ordering: .sequentiallyConsistent)
-        // A reader may have left between the load above and the store: look again, now that the flag is visible.
-        if edgeReadersExited.load(ordering: .sequentiallyConsistent) == edgeReadersEntered {
-            return ReleasedEdges(replaced: nil, retired: takeRetiredEdges())
-        }
-        return ReleasedEdges(replaced: nil, retired: nil)
+        // A reader still has the old edges: park what they hold (nothing, for edges without a counted object).
+        guard let previous else { return ReleasedEdges(replaced: nil, retired: nil) }
+        return ReleasedEdges(replaced: nil, retired: holdUntilRead(previous))
     }
 
     /// Parks `object` with the replaced lists, released once every reader out now has left. Call under `lock`, with
@@ -91,7 +87,7 @@ extension Node {
     func holdUntilRead(_ object: AnyObject) -> [AnyObject]? {
         retiredEdges.append(object)
         hasRetiredEdges.store(true, ordering: .sequentiallyConsistent)
-        // A reader may have left before the flag was visible: look again (as `replaceEdges` does).
+        // A reader may have left between the caller's look and the store: look again, now that the flag is visible.
         if edgeReadersExited.load(ordering: .sequentiallyConsistent) == edgeReadersEntered {
             return takeRetiredEdges()
         }
