@@ -38,6 +38,16 @@ struct DeepChainTests {
             case "take": chain = chain.take(2)
             case "then": chain = Signal<Int, Never>.just(0).then(chain)
             case "flatMap": chain = chain.flatMap { .just($0 + 1) }
+            case "flatMapLatest": chain = chain.flatMapLatest { .just($0 + 1) }
+            // Inner signals made with an action: every level subscribes a subscriber of its own per value.
+            case "flatMapLatest (action inners)":
+                chain = chain.flatMapLatest { value in
+                    Signal { subscriber in
+                        subscriber.send(value + 1)
+                        subscriber.sendComplete()
+                        return .empty
+                    }
+                }
             case "merge": chain = chain.merge(.never)
             case "combineLatest": chain = chain.combineLatest(.just(0)).map { $0.0 }
             default: fatalError("unknown operator \(operatorName)")
@@ -47,10 +57,14 @@ struct DeepChainTests {
     }
 
     static func expected(_ operatorName: String, sent: Int, depth: Int) -> [Int] {
-        operatorName == "map" || operatorName == "flatMap" ? [sent + depth] : [sent]
+        ["map", "flatMap", "flatMapLatest", "flatMapLatest (action inners)"].contains(operatorName) ? [sent + depth] : [sent]
     }
 
-    static var liveSubscribers: Int { RippleDiagnostics.liveObjects["Signal.SignalSubscriber"] ?? 0 }
+    /// Subscribers and the fused operators' per-subscription states (switch levels make no subscriber).
+    static var liveSubscribers: Int {
+        let live = RippleDiagnostics.liveObjects
+        return (live["Signal.SignalSubscriber"] ?? 0) + (live["Signal.SwitchToLatestState"] ?? 0)
+    }
 
     /// Builds the chain, runs `body` with it and drops it, all on a 512 KiB thread: freeing a recipe of 10,000
     /// operators goes through the release drain (see Recipe.swift), so it fits that stack too.
@@ -113,7 +127,8 @@ struct DeepChainTests {
     }
 
     @Test("a chain of 10,000 subscribes and delivers in order; completed or disposed, it reaches its source and is freed",
-          arguments: ["map", "take", "then", "flatMap"], ["complete", "dispose"])
+          arguments: ["map", "take", "then", "flatMap", "flatMapLatest", "flatMapLatest (action inners)"],
+          ["complete", "dispose"])
     func runs(_ operatorName: String, ending: String) async {
         await #expect(processExitsWith: .success) { [operatorName, ending] in
             DeepChainTests.onSmallStack(operatorName, depth: DeepChainTests.depth) { source, chain in
