@@ -105,4 +105,124 @@ struct FlatMapLatestTests {
         #expect(zip(values, values.dropFirst()).allSatisfy { $0 <= $1 }, "out of order: \(values)")
         disposer.dispose()
     }
+
+    // The fused switch calls the downstream's callbacks itself (no subscriber between): its ordered hand-off must
+    // queue what arrives while a callback runs, on the same thread too, and drop it after disposal.
+
+    @Test("re-entrant: a callback that switches to a just gets that value after its own returns, in order")
+    func reentrantSwitch() {
+        let source = ManualSource<Int, Never>()
+        let slow = ManualSource<Int, Never>()
+        let detector = OverlapDetector()
+        let received = Recorder<Int>()
+        let disposer = source.signal.flatMapLatest { $0 == 0 ? slow.signal : .just($0) }.subscribe(value: { value in
+            detector.enter()
+            received.record(value)
+            if value == 10 { source.send(20) }  // supersedes `slow` while its value is being delivered
+            detector.leave()
+        })
+        source.send(0)
+        slow.send(10)
+        #expect(received.values == [10, 20])
+        #expect(detector.overlaps == 0)
+        #expect(slow.disposals == 1)
+        slow.send(11)  // superseded: dropped
+        #expect(received.values == [10, 20])
+        #expect(!disposer.isDisposed)
+        disposer.dispose()
+        #expect(source.disposals == 1)
+    }
+
+    @Test("re-entrant: a callback that disposes drops what queued behind it; a queued completion too")
+    func reentrantDisposal() {
+        let source = ManualSource<Int, Never>()
+        let slow = ManualSource<Int, Never>()
+        let handle = Locked<Disposer?>(nil)
+        let received = Recorder<Int>()
+        let completions = Locked(0)
+        let subscribed = source.signal.flatMapLatest { $0 == 0 ? slow.signal : .just($0) }.subscribe(
+            value: { value in
+                received.record(value)
+                if value == 10 {
+                    source.send(20)  // queued behind this callback
+                    source.sendComplete()  // the completion too, behind it
+                    handle.value?.dispose()
+                }
+            },
+            complete: { completions.withLock { $0 += 1 } })
+        handle.withLock { $0 = subscribed }
+        source.send(0)
+        slow.send(10)
+        #expect(received.values == [10])
+        #expect(completions.value == 0)
+        #expect(handle.value?.isDisposed == true)
+        #expect(slow.disposals == 1)
+    }
+
+    @Test("threads: values, switches and an error or a disposal racing: one callback at a time, nothing after the end",
+          .tags(.stress))
+    func racingEnd() {
+        for round in 0..<200 {
+            let source = ManualSource<Int, TestError>()
+            let inners = Locked<[SignalSubscriber<Int, TestError>]>([])
+            let detector = OverlapDetector()
+            let events = Locked<[String]>([])
+            @Sendable func record(_ event: String) {
+                detector.enter()
+                events.withLock { $0.append(event) }
+                detector.leave()
+            }
+            // Even generations are justs the source's thread delivers itself, racing the inner threads' values.
+            let disposer = source.signal.flatMapLatest { generation in
+                generation % 2 == 0 ? .just(generation) : Signal<Int, TestError> { subscriber in
+                    inners.withLock { $0.append(subscriber) }
+                    return .empty
+                }
+            }.subscribe(value: { _ in record("value") }, error: { _ in record("error") },
+                        complete: { record("complete") })
+            source.send(0)
+            let failing = round % 2 == 0
+            DispatchQueue.concurrentPerform(iterations: 4) { thread in
+                switch thread {
+                case 0: for generation in 1...300 { source.send(generation) }
+                case 1, 2: for value in 0..<300 { inners.withLock { $0.last }?.send(value) }
+                default:
+                    for value in 0..<100 { inners.withLock { $0.last }?.send(value) }
+                    if failing { source.sendError(TestError(round)) } else { disposer.dispose() }
+                }
+            }
+            let ended = events.value
+            for inner in inners.value { inner.send(99) }
+            source.send(100)
+            #expect(events.value == ended, "delivered after the end (round \(round))")
+            #expect(detector.overlaps == 0)
+            #expect(ended.filter { $0 != "value" } == (failing ? ["error"] : []))
+            let lastIsTheError = ended.last == "error"
+            #expect(lastIsTheError == failing)
+            #expect(disposer.isDisposed)
+            #expect(inners.value.allSatisfy { $0.isDisposed }, "an inner was left subscribed (round \(round))")
+            #expect(source.disposals == 1)
+        }
+    }
+
+    @Test("a subscription that ended while it was made hands out an ended disposer, and frees its state at once")
+    func endedWhileSubscribing() {
+        final class Probe: Sendable {}
+        weak var freed: Probe?
+        let received = Recorder<Int>()
+        let disposer: Disposer
+        do {
+            let probe = Probe()
+            freed = probe
+            disposer = Signal<Int, Never>.just(1).map { Signal<Int, Never>.just($0 + 1) }.switchToLatest()
+                .flatMapLatest { .just($0 * 10) }
+                .subscribe(value: { [probe] value in
+                    withExtendedLifetime(probe) { received.record(value) }
+                })
+        }
+        #expect(received.values == [20])
+        #expect(disposer.isDisposed)
+        #expect(freed == nil, "the states (and the callbacks they hold) outlived the subscription")
+        disposer.dispose()
+    }
 }
