@@ -63,7 +63,7 @@ struct DeepChainTests {
     /// Subscribers and the fused operators' per-subscription states (switch levels make no subscriber).
     static var liveSubscribers: Int {
         let live = RippleDiagnostics.liveObjects
-        return (live["Signal.SignalSubscriber"] ?? 0) + (live["Signal.SwitchToLatestState"] ?? 0)
+        return (live["Signal.SignalSubscriber"] ?? 0) + (live["Signal.FusedOperatorState"] ?? 0)
     }
 
     /// Builds the chain, runs `body` with it and drops it, all on a 512 KiB thread: freeing a recipe of 10,000

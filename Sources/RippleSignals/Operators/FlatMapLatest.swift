@@ -4,19 +4,8 @@ import RippleCore
 // before its own inner can send, and a value of an inner is forwarded only while that inner is still the latest
 // (checked under the state's lock, and handed to the downstream in the order accepted), so a stale inner's value
 // never arrives after a newer inner's. The first error, from the source or the latest inner, ends the result; it
-// completes once the source has completed and the latest inner too.
-//
-// Fused: the operator makes no subscriber of its own. Its state calls the downstream's raw callbacks following the
-// grammar itself (one emission at a time, in the order accepted, at most one terminal event, nothing after
-// disposal: the ordered hand-off below), so a chain of switch levels has one object per level per subscription
-// where a subscriber, its core and the state made three (callgrind and malloc figures in BENCHMARKS.md).
-//
-// Ownership, the rule of every multi-input operator (see `CombiningState`): the state is owned only by its inputs'
-// callbacks (the source's and the latest inner's), and owns the downstream's callbacks. The disposer handed
-// downstream does not own it (`WeakDisposer`), so once every producer has let go of its subscriber the state is
-// freed, frees the downstream's callbacks, and the disposer reports the subscription ended. A subscription that
-// ended while it was being made (a `just` source, inner `just`s) hands out the shared `Disposer.ended` instead, and
-// its state is freed as `subscribe` returns.
+// completes once the source has completed and the latest inner too. Fused, with the ordered hand-off and the
+// ownership of every fused multi-input operator (see `FusedState`).
 
 extension Signal {
     /// Maps each value to a signal and forwards the values of the latest one only (switch to latest): subscribing
@@ -82,73 +71,42 @@ extension Signal {
     }
 }
 
-let switchStateCounter = LiveObjectCounter("Signal.SwitchToLatestState")
-
-/// Counts a switch state made by its inlinable `init`, which cannot name the module's counter.
-@usableFromInline
-func countSwitchStateMade() {
-    switchStateCounter.increment()
-}
-
-/// One subscription of `flatMapLatest`: which inner is the latest (a generation number), the disposers of the
-/// source and of the latest inner, the downstream's callbacks and the ordered hand-off to them (see the invariants
-/// at the top of the file). A ``Disposer`` itself, reached by the downstream only through a `WeakDisposer`.
-/// `@unchecked Sendable`: the mutable state is guarded by `lock`; the hand-off's batch only by the emitting thread.
+/// One subscription of `flatMapLatest`: which inner is the latest (a generation number) and the disposers of the
+/// source and of the latest inner; the downstream's callbacks and the hand-off to them are inherited (see
+/// `FusedState`). `@unchecked Sendable`: the mutable state is guarded by the inherited `lock`.
 @usableFromInline @_fixed_layout
-final class SwitchToLatestState<Input: Sendable, Output: Sendable, Failure: Error>: Disposer, @unchecked Sendable {
-    @usableFromInline
-    enum Emission {
-        case value(Output)
-        case error(Failure)
-        case complete
-    }
-
-    @usableFromInline let lock = RawLock()
+final class SwitchToLatestState<Input: Sendable, Output: Sendable, Failure: Error>: FusedState<Output, Failure>,
+    @unchecked Sendable
+{
     /// Nil when the source's values are the inner signals (`switchToLatest`).
     @usableFromInline let transform: (@Sendable (Input) -> Signal<Output, Failure>)?
-    @usableFromInline let onValue: @Sendable (Output) -> Void
-    /// The predicate of the filters right below (see `Signal.fused(_:)`); nil keeps every value.
-    @usableFromInline let keep: (@Sendable (Output) -> Bool)?
-    @usableFromInline let onError: @Sendable (Failure) -> Void
-    @usableFromInline let onComplete: @Sendable () -> Void
-    // Guarded by `lock`, which already excludes concurrent access: no dynamic exclusivity checks.
+    // Guarded by `lock`.
     /// Bumped by every source value; an inner forwards only while its generation is the current one.
     @usableFromInline @exclusivity(unchecked) var generation = 0
     @usableFromInline @exclusivity(unchecked) var source: Disposer?
     @usableFromInline @exclusivity(unchecked) var inner: Disposer?
     @usableFromInline @exclusivity(unchecked) var innerActive = false
     @usableFromInline @exclusivity(unchecked) var sourceDone = false
-    /// A terminal event was accepted: nothing more is.
-    @usableFromInline @exclusivity(unchecked) var ended = false
-    @usableFromInline @exclusivity(unchecked) var disposed = false
-    /// Some thread is calling the downstream; others queue behind it in `pending`.
-    @usableFromInline @exclusivity(unchecked) var emitting = false
-    @usableFromInline @exclusivity(unchecked) var pending: [Emission] = []
 
     @inlinable
     init(transform: (@Sendable (Input) -> Signal<Output, Failure>)?,
          value: @escaping @Sendable (Output) -> Void, keep: (@Sendable (Output) -> Bool)?,
          error: @escaping @Sendable (Failure) -> Void, complete: @escaping @Sendable () -> Void) {
         self.transform = transform
-        onValue = value
-        self.keep = keep
-        onError = error
-        onComplete = complete
-        super.init()
-        countSwitchStateMade()
+        super.init(value: value, keep: keep, error: error, complete: complete)
     }
 
     deinit {
         // Freed before a terminal event or disposal: every producer let go of its subscriber. Whatever is still
         // subscribed is released (no lock: nothing else references this state any more).
-        if !ended && !disposed {
-            release(source, inner)
+        if isOpen {
+            if let source { release(source) }
+            if let inner { release(inner) }
         }
-        switchStateCounter.decrement()
     }
 
     /// Subscribes to the source with raw callbacks (a `just` or map/filter source then needs no subscriber of its
-    /// own); they own this state. Returns the disposer for the downstream.
+    /// own); they own this state. Returns the disposer for the downstream (see `FusedState`).
     @inlinable
     func start(_ upstream: Signal<Input, Failure>) -> Disposer {
         let subscription = upstream.attach(
@@ -156,11 +114,10 @@ final class SwitchToLatestState<Input: Sendable, Output: Sendable, Failure: Erro
             error: { self.sourceFailed($0) },
             complete: { self.sourceCompleted() })
         lock.lock()
-        if ended || disposed {
+        guard isOpen else {
             lock.unlock()
             subscription.dispose()
-            // Ended while subscribing (an inner `just` of a `just` source, an error): nothing to hand out.
-            return .ended
+            return .ended  // Ended while subscribing (an inner `just` of a `just` source, an error).
         }
         // Moved, not copied: no retain and release per subscription.
         source = consume subscription
@@ -175,7 +132,7 @@ final class SwitchToLatestState<Input: Sendable, Output: Sendable, Failure: Erro
         // Without a transform `Input` is `Signal<Output, Failure>`: specialised, the cast is a plain copy.
         let next = if let transform { transform(value) } else { value as! Signal<Output, Failure> }
         lock.lock()
-        guard !ended, !disposed else { return lock.unlock() }
+        guard isOpen else { return lock.unlock() }
         generation &+= 1
         let current = generation
         let previous = inner
@@ -193,7 +150,7 @@ final class SwitchToLatestState<Input: Sendable, Output: Sendable, Failure: Erro
         let subscription = next.attach(value: { link.value($0) }, error: { link.error($0) },
                                        complete: { link.complete() })
         lock.lock()
-        guard generation == current, !disposed, !ended else {
+        guard generation == current, isOpen else {
             lock.unlock()
             subscription.dispose()
             return
@@ -206,22 +163,23 @@ final class SwitchToLatestState<Input: Sendable, Output: Sendable, Failure: Erro
     @inlinable
     func receive(inner value: Output, from: Int) {
         lock.lock()
-        guard from == generation, !ended, !disposed else { return lock.unlock() }
+        guard from == generation, isOpen else { return lock.unlock() }
         emit(value)
     }
 
     @inlinable
     func innerFailed(_ error: Failure, from: Int) {
         lock.lock()
-        guard from == generation, !ended, !disposed else { return lock.unlock() }
+        guard from == generation, isOpen else { return lock.unlock() }
         emitError(error)
     }
 
     @inlinable
     func innerCompleted(from: Int) {
         lock.lock()
-        guard from == generation, !ended, !disposed else { return lock.unlock() }
+        guard from == generation, isOpen else { return lock.unlock() }
         innerActive = false
+        inner = nil
         guard sourceDone else { return lock.unlock() }
         emitCompletion()
     }
@@ -229,155 +187,29 @@ final class SwitchToLatestState<Input: Sendable, Output: Sendable, Failure: Erro
     @inlinable
     func sourceFailed(_ error: Failure) {
         lock.lock()
-        guard !ended, !disposed else { return lock.unlock() }
+        guard isOpen else { return lock.unlock() }
         emitError(error)
     }
 
     @inlinable
     func sourceCompleted() {
         lock.lock()
-        guard !ended, !disposed else { return lock.unlock() }
+        guard isOpen else { return lock.unlock() }
         sourceDone = true
+        source = nil
         guard !innerActive else { return lock.unlock() }
         emitCompletion()
     }
 
-    // MARK: - The ordered hand-off
-
-    /// Called with `lock` held; releases it. Calls the downstream at once unless another thread (or this one,
-    /// re-entrantly) is calling it: then that call delivers `output` after its own, in order.
     @inlinable
-    func emit(_ output: Output) {
-        if emitting {
-            enqueue(value: output)
-            return lock.unlock()
-        }
-        emitting = true
-        lock.unlock()
-        if keep?(output) ?? true { onValue(output) }
-        lock.lock()
-        if pending.isEmpty {
-            emitting = false
-            return lock.unlock()
-        }
-        drain()
-    }
-
-    /// Called with `lock` held; releases it. Completes the downstream now, or after the emissions before it.
-    @inlinable
-    func emitCompletion() {
-        ended = true
-        if emitting {
-            enqueueCompletion()
-            return lock.unlock()
-        }
-        emitting = true
-        // Taken now, under the lock this already holds: nothing stores an input once `ended` is set.
-        let taken = (source, inner)
-        source = nil
-        inner = nil
-        lock.unlock()
-        onComplete()
-        release(taken.0, taken.1)
-    }
-
-    /// Called with `lock` held; releases it. Fails the downstream now, or after the emissions before it.
-    @usableFromInline
-    func emitError(_ error: Failure) {
-        ended = true
-        if emitting {
-            pending.append(.error(error))
-            return lock.unlock()
-        }
-        emitting = true
-        let taken = (source, inner)
-        source = nil
-        inner = nil
-        lock.unlock()
-        onError(error)
-        release(taken.0, taken.1)
-    }
-
-    /// Called with `lock` held by the emitting thread; releases it. Delivers what queued behind the emissions, in
-    /// order, until nothing is left (or the subscription was disposed: queued emissions are then dropped).
-    @usableFromInline
-    func drain() {
-        var batch: [Emission] = []
-        while !pending.isEmpty && !disposed {
-            swap(&pending, &batch)
-            lock.unlock()
-            for emission in batch {
-                switch emission {
-                case .value(let output):
-                    if keep?(output) ?? true { onValue(output) }
-                case .error(let error):
-                    onError(error)
-                    return finishAfterTerminal()
-                case .complete:
-                    onComplete()
-                    return finishAfterTerminal()
-                }
-            }
-            batch.removeAll(keepingCapacity: true)
-            lock.lock()
-        }
-        pending.removeAll()
-        emitting = false
-        lock.unlock()
-    }
-
-    @inline(never) @usableFromInline
-    func enqueue(value: Output) {
-        pending.append(.value(value))
-    }
-
-    @inline(never) @usableFromInline
-    func enqueueCompletion() {
-        pending.append(.complete)
-    }
-
-    /// After a queued terminal event's callback: the source and the latest inner are released (the source has
-    /// ended or failed; an inner is cut short by an error).
-    @usableFromInline
-    func finishAfterTerminal() {
+    override func releaseInputs() {
         lock.lock()
         let taken = (source, inner)
         source = nil
         inner = nil
         lock.unlock()
-        release(taken.0, taken.1)
-    }
-
-    /// Disposes `source` and `inner`: deep in the stack queued for the root, as a subscription's cleanup is (a
-    /// chain of switch levels disposes one level from inside the next; see `SubscriptionDepth`).
-    @usableFromInline
-    func release(_ source: Disposer?, _ inner: Disposer?) {
-        if source == nil && inner == nil { return }
-        currentSubscriptionDepth()._withUnsafeGuaranteedRef { depth in
-            if let source { depth.dispose(source) }
-            if let inner { depth.dispose(inner) }
-        }
-    }
-
-    /// Ends the subscription: nothing more is delivered (queued emissions are dropped), the source and the latest
-    /// inner are disposed.
-    override func dispose() {
-        lock.lock()
-        if disposed { return lock.unlock() }
-        // Also after a terminal event was accepted: if it is still queued, it is dropped with the rest, and its
-        // delivery will not release the inputs.
-        disposed = true
-        let taken = (source, inner)
-        source = nil
-        inner = nil
-        lock.unlock()
-        release(taken.0, taken.1)
-    }
-
-    override var isDisposed: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return disposed || ended
+        if let source = taken.0 { release(source) }
+        if let inner = taken.1 { release(inner) }
     }
 }
 
