@@ -18,66 +18,119 @@ extension Signal {
         _ transform: @escaping @Sendable (Value) -> Signal<Output, Failure>
     ) -> Signal<Output, Failure> {
         // Inlinable so that the per-subscription state and its callbacks are specialised in the caller's module: no
-        // generic metadata lookups when subscribing or per value.
+        // generic metadata lookups when subscribing or per value. Fused (see `FusedState`): no subscriber of its own.
         let upstream = asUpstream
-        return Signal<Output, Failure>(depth: depthAbove) { downstream in
-            let state = FlattenMapState(downstream: downstream, transform: transform)
-            state.start(upstream)
-            return state
+        return .fused(depth: depthAbove) { value, keep, error, complete in
+            FlattenMapState(transform: transform, value: value, keep: keep, error: error, complete: complete)
+                .start(upstream)
         }
     }
 }
 
-/// One subscription of `flatMap`: the completion group of the source and the inner signals, the target of the
-/// source's callbacks, and the disposer the action returns — one object, so the callbacks capture only it (a closure
-/// capturing one object needs no allocation of its own).
-///
-/// `@unchecked Sendable`: `transform` is immutable; the group's state is guarded by its lock.
+/// One subscription of `flatMap`: the members that complete the result together (the source and the inner signals
+/// still running) and their disposers; the downstream's callbacks and the ordered hand-off to them are inherited
+/// (see `FusedState`). The one object the source's and every inner's callbacks capture (a closure capturing one
+/// object needs no allocation of its own). `@unchecked Sendable`: the mutable state is guarded by the inherited
+/// `lock`.
 @usableFromInline @_fixed_layout
-final class FlattenMapState<Input: Sendable, Output: Sendable, Failure: Error>: CompletionGroup<Output, Failure>,
+final class FlattenMapState<Input: Sendable, Output: Sendable, Failure: Error>: FusedState<Output, Failure>,
     @unchecked Sendable
 {
     @usableFromInline let transform: @Sendable (Input) -> Signal<Output, Failure>
+    /// Guarded by `lock`.
+    @usableFromInline @exclusivity(unchecked) var members = MemberSlots()
 
-    /// `downstream` is borrowed: the group keeps it unowned (see `CompletionGroup.init(downstream:)`).
     @inlinable
-    init(downstream: borrowing SignalSubscriber<Output, Failure>,
-         transform: @escaping @Sendable (Input) -> Signal<Output, Failure>) {
+    init(transform: @escaping @Sendable (Input) -> Signal<Output, Failure>,
+         value: @escaping @Sendable (Output) -> Void, keep: (@Sendable (Output) -> Bool)?,
+         error: @escaping @Sendable (Failure) -> Void, complete: @escaping @Sendable () -> Void) {
         self.transform = transform
-        super.init(downstream: downstream)
+        super.init(value: value, keep: keep, error: error, complete: complete)
     }
 
-    /// Subscribes to the source with raw callbacks (it keeps the grammar itself: a `just` or map/filter source then
-    /// needs no subscriber of its own, two allocations fewer). Its callbacks hold this state and (the error callback)
-    /// the downstream; the state holds only the subscriptions' disposers, so there is no cycle.
+    deinit {
+        // Freed before a terminal event or disposal: every producer let go of its subscriber (see `FusedState`).
+        if isOpen { release(members.takeAll()) }  // No lock: nothing else references this state any more.
+    }
+
+    /// Subscribes to the source with raw callbacks (a `just` or map/filter source then needs no subscriber of its
+    /// own); they own this state. Returns the disposer for the downstream (see `FusedState`).
     @inlinable
-    func start(_ upstream: Signal<Input, Failure>) {
-        let downstream = self.downstream
-        let source = upstream.attach(
+    func start(_ upstream: Signal<Input, Failure>) -> Disposer {
+        let subscription = upstream.attach(
             value: { self.receive($0) },
-            error: { downstream.sendError($0) },
-            // Not `Self.sourceID`: naming `Self` would capture the dynamic type too, and a closure capturing more
-            // than one thing allocates a context.
-            complete: { self.leaveSource() })
-        storeSource(source)
+            error: { self.fail($0) },
+            complete: { self.leave(MemberSlots.sourceID) })
+        lock.lock()
+        guard isOpen else {
+            lock.unlock()
+            subscription.dispose()
+            return .ended  // Ended while subscribing (a `just` source and `just` inners, an error).
+        }
+        members.store(subscription, for: MemberSlots.sourceID)
+        lock.unlock()
+        return WeakDisposer(self)
     }
 
-    /// A value of the source: its inner signal's events go to the downstream, which serialises what the inner
-    /// signals send from any thread, so they are attached with raw callbacks.
+    /// A value of the source: its inner signal joins the members and is subscribed, or a `just` is delivered at
+    /// once (no member to enter or leave, nothing to subscribe).
     @inlinable
     func receive(_ value: Input) {
         let inner = transform(value)
-        if let just = inner.justValue {
-            // Sends and completes at once: no member to enter or leave, nothing to subscribe. After disposal
-            // `downstream` is closed (before its cleanup disposes this group) and drops it.
-            unownedDownstream.with { $0.send(just) }
+        lock.lock()
+        guard isOpen else { return lock.unlock() }
+        if let just = inner.justValue { return emit(just) }  // releases `lock`
+        let id = members.enter()
+        lock.unlock()
+        let subscription = inner.attach(value: { self.receive(inner: $0) }, error: { self.fail($0) },
+                                        complete: { self.leave(id) })
+        lock.lock()
+        guard isOpen else {
+            lock.unlock()
+            subscription.dispose()
             return
         }
-        guard let id = enter() else { return }
-        let downstream = self.downstream
-        let disposer = inner.attach(value: { downstream.send($0) }, error: { downstream.sendError($0) },
-                                    complete: { self.leave(id) })
-        store(disposer, for: id)
+        members.store(subscription, for: id)
+        lock.unlock()
+    }
+
+    @inlinable
+    func receive(inner value: Output) {
+        lock.lock()
+        guard isOpen else { return lock.unlock() }
+        emit(value)
+    }
+
+    /// The first error, from the source or any inner signal, ends the result and disposes the rest.
+    @inlinable
+    func fail(_ error: Failure) {
+        lock.lock()
+        guard isOpen else { return lock.unlock() }
+        emitError(error)
+    }
+
+    /// Member `id` completed; the result completes once the source and every inner signal have.
+    @inlinable
+    func leave(_ id: Int) {
+        lock.lock()
+        guard isOpen, members.leave(id), members.allLeft else { return lock.unlock() }
+        emitCompletion()
+    }
+
+    @usableFromInline
+    override func releaseInputs() {
+        lock.lock()
+        let taken = members.takeAll()
+        lock.unlock()
+        release(taken)
+    }
+
+    @usableFromInline
+    func release(_ taken: (source: Disposer?, members: [CompletionSlot])) {
+        if let source = taken.source { release(source) }
+        for slot in taken.members {
+            if let disposer = slot.disposer { release(disposer) }
+        }
     }
 }
 

@@ -12,7 +12,7 @@ extension Signal {
             let group = CompletionGroup<Value, Failure>(downstream: downstream)
             // Every input joins the group before any subscribes, so an input that completes synchronously cannot
             // complete the result early. Member 0 is registered from the start.
-            var ids = [CompletionGroup<Value, Failure>.sourceID]
+            var ids = [MemberSlots.sourceID]
             for _ in others {
                 guard let id = group.enter() else { break }
                 ids.append(id)
