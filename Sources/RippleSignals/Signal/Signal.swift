@@ -23,9 +23,10 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     enum Body: Sendable {
         /// `Signal { subscriber in … }`: runs once per subscription.
         case action(@Sendable (SignalSubscriber<Value, Failure>) -> Disposer)
-        /// map and filter (see ``fused(_:)``): subscribes with raw callbacks, which it calls following the grammar
+        /// map, filter and the other operators that make no subscriber of their own (see ``fused(_:)``; flatMap
+        /// and flatMapLatest, see `FusedState`): subscribes with raw callbacks, which it calls following the grammar
         /// (values one at a time, never concurrently, then at most one terminal event) through the head subscriber
-        /// of a map/filter chain.
+        /// of a map/filter chain, or through a fused state's ordered hand-off.
         case fused(Fused)
         /// `just`: the value is stored in the signal itself rather than captured by a closure, so making a `just`
         /// allocates nothing, and flatMap delivers it inline without subscribing to it. It calls its callbacks
@@ -78,7 +79,8 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
         if case .just(let value) = body { value } else { nil }
     }
 
-    /// For map and filter, which only transform or drop values and pass terminal events through unchanged.
+    /// For map and filter, which only transform or drop values and pass terminal events through unchanged (and for
+    /// the operators whose state keeps the grammar itself: see `FusedState`).
     ///
     /// A chain of them needs no subscriber per operator: the upstream's subscriber already enforces the grammar and
     /// delivers one value at a time, so each operator becomes one closure wrapped around its downstream's value

@@ -109,7 +109,8 @@ final class SubscriptionDepth {
     @usableFromInline
     func tooDeep(_ api: StaticString, fused: Bool = false) -> Never {
         let reached = fused
-            ? "\(api) reached a fused map/filter chain this deep (map, filter, compactMap, scan, mapError, …) "
+            ? "\(api) reached a fused chain this deep (map, filter, compactMap, scan, mapError, flatMap, "
+                + "flatMapLatest, …) "
                 + "within \(depth) nested subscriptions"
             : "\(api) reached \(depth) nested subscriptions (an operator chain this deep: take, then, flatMap, …)"
         programmerError(
