@@ -82,7 +82,7 @@ final class FlattenMapState<Input: Sendable, Output: Sendable, Failure: Error>: 
         if let just = inner.justValue { return emit(just) }  // releases `lock`
         let id = members.enter()
         lock.unlock()
-        let subscription = inner.attach(value: { self.receive(inner: $0) }, error: { self.fail($0) },
+        let subscription = inner.attach(value: { self.forward($0) }, error: { self.fail($0) },
                                         complete: { self.leave(id) })
         lock.lock()
         guard isOpen else {
@@ -92,21 +92,6 @@ final class FlattenMapState<Input: Sendable, Output: Sendable, Failure: Error>: 
         }
         members.store(subscription, for: id)
         lock.unlock()
-    }
-
-    @inlinable
-    func receive(inner value: Output) {
-        lock.lock()
-        guard isOpen else { return lock.unlock() }
-        emit(value)
-    }
-
-    /// The first error, from the source or any inner signal, ends the result and disposes the rest.
-    @inlinable
-    func fail(_ error: Failure) {
-        lock.lock()
-        guard isOpen else { return lock.unlock() }
-        emitError(error)
     }
 
     /// Member `id` completed; the result completes once the source and every inner signal have.

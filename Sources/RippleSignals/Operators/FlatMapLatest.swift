@@ -111,7 +111,7 @@ final class SwitchToLatestState<Input: Sendable, Output: Sendable, Failure: Erro
     func start(_ upstream: Signal<Input, Failure>) -> Disposer {
         let subscription = upstream.attach(
             value: { self.receive($0) },
-            error: { self.sourceFailed($0) },
+            error: { self.fail($0) },
             complete: { self.sourceCompleted() })
         lock.lock()
         guard isOpen else {
@@ -182,13 +182,6 @@ final class SwitchToLatestState<Input: Sendable, Output: Sendable, Failure: Erro
         inner = nil
         guard sourceDone else { return lock.unlock() }
         emitCompletion()
-    }
-
-    @inlinable
-    func sourceFailed(_ error: Failure) {
-        lock.lock()
-        guard isOpen else { return lock.unlock() }
-        emitError(error)
     }
 
     @inlinable

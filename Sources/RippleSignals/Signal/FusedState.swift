@@ -71,6 +71,22 @@ class FusedState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sendabl
         !ended && !disposed
     }
 
+    /// An input's value: forwarded in order, unless the subscription ended or was disposed.
+    @inlinable
+    final func forward(_ value: Output) {
+        lock.lock()
+        guard isOpen else { return lock.unlock() }
+        emit(value)
+    }
+
+    /// An input's error: ends the subscription (the other inputs are disposed), unless it already ended.
+    @inlinable
+    final func fail(_ error: Failure) {
+        lock.lock()
+        guard isOpen else { return lock.unlock() }
+        emitError(error)
+    }
+
     /// Called with `lock` held; releases it. Calls the downstream at once unless another thread (or this one,
     /// re-entrantly) is calling it: then that call delivers `output` after its own, in order.
     @inlinable
