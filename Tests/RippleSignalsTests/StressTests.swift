@@ -223,4 +223,40 @@ struct StressTests {
         let sum: Int = merged.values.reduce(0, +)
         #expect(sum == expectedSum)
     }
+
+    // flatMap makes no subscriber of its own: its state orders what its inner signals send from any thread.
+    @Test("flatMap: 8 inners sending from 8 threads and a callback sending re-entrantly: one at a time, none lost",
+          .tags(.stress))
+    func concurrentFlatMapInners() {
+        for _ in 0..<20 {
+            let source = ManualSource<Int, Never>()
+            let inners = (0..<Self.threads).map { _ in ManualSource<Int, Never>() }
+            let echo = ManualSource<Int, Never>()
+            let detector = OverlapDetector()
+            let received = Recorder<Int>()
+            let completions = Locked(0)
+            let disposer = source.signal.flatMap { index in index < Self.threads ? inners[index].signal : echo.signal }
+                .subscribe(value: { value in
+                    detector.enter()
+                    received.record(value)
+                    // Re-entrant: sent from inside this callback, delivered after it returns.
+                    if value == 0 { echo.send(-1) }
+                    detector.leave()
+                }, complete: { completions.withLock { $0 += 1 } })
+            for index in 0...Self.threads { source.send(index) }
+            source.sendComplete()
+            DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+                for value in 0..<500 { inners[thread].send(value) }
+                inners[thread].sendComplete()
+            }
+            #expect(completions.value == 0, "completed while the echo inner still runs")
+            echo.sendComplete()
+            #expect(detector.overlaps == 0)
+            #expect(received.count == Self.threads * 500 + Self.threads)
+            let sum: Int = received.values.reduce(0, +)
+            #expect(sum == Self.threads * (499 * 500 / 2) - Self.threads)
+            #expect(completions.value == 1)
+            #expect(disposer.isDisposed)
+        }
+    }
 }
