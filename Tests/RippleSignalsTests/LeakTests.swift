@@ -97,6 +97,11 @@ struct LeakTests {
         "flatMap over just": { a, _, _ in a.flatMap { .just($0) } },
         "flatMapLatest": { a, b, _ in a.flatMapLatest { _ in b } },
         "flatMapLatest over just": { a, _, _ in a.flatMapLatest { .just($0) } },
+        // Fused levels stacked: each state is owned only by the callbacks of the level above.
+        "flatMap then flatMapLatest": { a, b, _ in a.flatMap { _ in b }.flatMapLatest { .just($0 + 1) } },
+        "flatMapLatest then flatMap then map": { a, b, _ in
+            a.flatMapLatest { _ in b }.flatMap { .just($0) }.map { $0 * 2 }
+        },
         "catch": { a, b, _ in a.catch { _ in b } },
         "replaceError": { a, _, _ in a.replaceError(with: 0).setFailureType(to: TestError.self) },
         "mapError": { a, _, _ in a.mapError { TestError($0.code + 1) } },
