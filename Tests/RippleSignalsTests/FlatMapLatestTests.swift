@@ -159,6 +159,27 @@ struct FlatMapLatestTests {
         #expect(slow.disposals == 1)
     }
 
+    @Test("re-entrant: disposed by the first of two queued values' callback, the second is dropped")
+    func disposedMidQueue() {
+        let source = ManualSource<Int, Never>()
+        let slow = ManualSource<Int, Never>()
+        let handle = Locked<Disposer?>(nil)
+        let received = Recorder<Int>()
+        let subscribed = source.signal.flatMapLatest { $0 == 0 ? slow.signal : .just($0) }.subscribe(value: { value in
+            received.record(value)
+            if value == 10 {
+                source.send(20)  // both queued behind this callback
+                source.send(30)
+            }
+            if value == 20 { handle.value?.dispose() }
+        })
+        handle.withLock { $0 = subscribed }
+        source.send(0)
+        slow.send(10)
+        #expect(received.values == [10, 20])
+        #expect(subscribed.isDisposed)
+    }
+
     @Test("threads: values, switches and an error or a disposal racing: one callback at a time, nothing after the end",
           .tags(.stress))
     func racingEnd() {

@@ -140,29 +140,28 @@ class FusedState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sendabl
     }
 
     /// Called with `lock` held by the emitting thread; releases it. Delivers what queued behind the emissions, in
-    /// order, until nothing is left (or the subscription was disposed: queued emissions are then dropped).
+    /// order, one at a time, each only if the subscription has not been disposed meanwhile (then the rest is
+    /// dropped), until nothing is left. Others append under `lock` while this delivers, so indices stay valid.
     @usableFromInline
     final func drain() {
-        var batch: [Emission] = []
-        while !pending.isEmpty && !disposed {
-            swap(&pending, &batch)
+        var next = 0
+        while next < pending.count && !disposed {
+            let emission = pending[next]
+            next += 1
             lock.unlock()
-            for emission in batch {
-                switch emission {
-                case .value(let output):
-                    if keep?(output) ?? true { onValue(output) }
-                case .error(let error):
-                    onError(error)
-                    return releaseInputs()
-                case .complete:
-                    onComplete()
-                    return releaseInputs()
-                }
+            switch emission {
+            case .value(let output):
+                if keep?(output) ?? true { onValue(output) }
+            case .error(let error):
+                onError(error)
+                return releaseInputs()
+            case .complete:
+                onComplete()
+                return releaseInputs()
             }
-            batch.removeAll(keepingCapacity: true)
             lock.lock()
         }
-        pending.removeAll()
+        pending.removeAll(keepingCapacity: !disposed)
         emitting = false
         lock.unlock()
     }
