@@ -50,7 +50,7 @@ final class FlattenMapState<Input: Sendable, Output: Sendable, Failure: Error>: 
 
     deinit {
         // Freed before a terminal event or disposal: every producer let go of its subscriber (see `FusedState`).
-        if isOpen { release(members.takeAll()) }  // No lock: nothing else references this state any more.
+        if isOpen { releaseInputs() }
     }
 
     /// Subscribes to the source with raw callbacks (a `just` or map/filter source then needs no subscriber of its
@@ -107,11 +107,6 @@ final class FlattenMapState<Input: Sendable, Output: Sendable, Failure: Error>: 
         lock.lock()
         let taken = members.takeAll()
         lock.unlock()
-        release(taken)
-    }
-
-    @usableFromInline
-    func release(_ taken: (source: Disposer?, members: [CompletionSlot])) {
         if let source = taken.source { release(source) }
         for slot in taken.members {
             if let disposer = slot.disposer { release(disposer) }

@@ -97,12 +97,8 @@ final class SwitchToLatestState<Input: Sendable, Output: Sendable, Failure: Erro
     }
 
     deinit {
-        // Freed before a terminal event or disposal: every producer let go of its subscriber. Whatever is still
-        // subscribed is released (no lock: nothing else references this state any more).
-        if isOpen {
-            if let source { release(source) }
-            if let inner { release(inner) }
-        }
+        // Freed before a terminal event or disposal: every producer let go of its subscriber (see `FusedState`).
+        if isOpen { releaseInputs() }
     }
 
     /// Subscribes to the source with raw callbacks (a `just` or map/filter source then needs no subscriber of its

@@ -178,7 +178,8 @@ class FusedState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sendabl
     }
 
     /// Takes the inputs' disposers under `lock` and disposes them (see ``release(_:)``). Called without `lock`,
-    /// after a terminal event's callback or on disposal; later calls find nothing left.
+    /// after a terminal event's callback, on disposal, or from a subclass's `deinit` when every producer let go
+    /// (there the lock is uncontended: nothing else references the state); later calls find nothing left.
     @usableFromInline
     func releaseInputs() {}
 
