@@ -36,6 +36,10 @@ final class FrameBox<each Argument, Result>: @unchecked Sendable {
 
 /// What the type-erased side of ``ActionProcess`` needs to read and change a frame of a type it does not know.
 /// Every method expects the owning process's lock to be held.
+///
+/// `assumingMemoryBound(to: Frame.self)` below is sound because a process's `frame` and `access` are set together,
+/// by the same generic call, from a `CallFrame` of exactly these types: the caller's `var frame` (bound by its
+/// declaration) or a ``FrameBox``'s allocation (bound and initialised as one), and cleared together.
 @usableFromInline
 protocol FrameAccess {
     static var argumentCount: Int { get }
