@@ -40,7 +40,13 @@ public struct PacketOutlet<P: Packet>: Sendable {
             if let sole = current.sole, let frame = claim.frame {
                 current.frameRefs[frame]._withUnsafeGuaranteedRef { frame in
                     sole._withUnsafeGuaranteedRef {
-                        unsafeDowncast($0, to: Chain<P>.self)
+                        // Exact types: this outlet's routes hold only `Chain<P>`s (its plumbers' current chains)
+                        // and the `FrameHead<P>`s `reroute()` makes, both final classes.
+                        #if RIPPLE_INTERNAL_CHECKS
+                        precondition(type(of: $0) == Chain<P>.self && type(of: frame) == FrameHead<P>.self,
+                                     "RipplePipeline: a route of another packet type in PacketOutlet<\(P.self)>")
+                        #endif
+                        return unsafeDowncast($0, to: Chain<P>.self)
                             .run(stamped, in: unsafeDowncast(frame, to: FrameHead<P>.self))
                     }
                 }
@@ -54,6 +60,10 @@ public struct PacketOutlet<P: Packet>: Sendable {
     @inlinable @inline(never)
     static func runEverywhere(_ packet: P, through route: Route, claim: RouteClaim) -> Bool {
         for index in route.chains.indices {
+            // Exact types, as in `emit` (checked there under RIPPLE_INTERNAL_CHECKS).
+            #if RIPPLE_INTERNAL_CHECKS
+            precondition(type(of: route.chains[index]) == Chain<P>.self, "RipplePipeline: a foreign chain in a route")
+            #endif
             let chain = unsafeDowncast(route.chains[index], to: Chain<P>.self)
             if let frame = claim.frame {
                 route.frameRefs[index &* Route.frameCount &+ frame]._withUnsafeGuaranteedRef { frame in
@@ -67,6 +77,7 @@ public struct PacketOutlet<P: Packet>: Sendable {
     }
 
     var wiredPlumbers: [PlumberCore<P>] {
+        // Exact type: `wire(to:)` is the only writer of the list, and appends `PlumberCore<P>`s (a final class).
         wiring.plumbers.load().map { unsafeDowncast($0, to: PlumberCore<P>.self) }
     }
 

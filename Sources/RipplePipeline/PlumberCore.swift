@@ -35,7 +35,13 @@ final class PlumberCore<P: Packet>: @unchecked Sendable {
     /// The chain a new packet runs through, or nil when the plumber is gone.
     @inlinable
     var currentChain: Chain<P>? {
-        chainSlot.load().map { unsafeDowncast($0, to: Chain<P>.self) }
+        // Exact type: `rebuild()` is the slot's only writer and stores `Chain<P>`s (a final class) or nil.
+        chainSlot.load().map {
+            #if RIPPLE_INTERNAL_CHECKS
+            precondition(type(of: $0) == Chain<P>.self, "RipplePipeline: a foreign chain in PlumberCore<\(P.self)>")
+            #endif
+            return unsafeDowncast($0, to: Chain<P>.self)
+        }
     }
 
     var isAlive: Bool {

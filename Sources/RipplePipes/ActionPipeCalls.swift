@@ -11,99 +11,102 @@ extension ActionPipe {
         let plan = core.plan.enter() ?? publishPlan()
         defer { core.plan.leave() }
         guard let registrations = plan._withUnsafeGuaranteedRef({ $0.registrations(for: slot) }) else { return nil }
-        // The frame lives on this stack; a process kept beyond the call gets a heap copy when the call ends.
+        // The frame lives on this stack. The process reaches it only under its lock, and only until `endSyncCall`
+        // (inside this closure, so before the frame goes) detaches it: a process kept beyond the call gets a heap
+        // copy, a pooled one none.
         var frame = CallFrame<repeat each Argument, Result>(arguments: (repeat each arguments))
-        return withUnsafeMutablePointer(to: &frame) { frame in
+        // A return value an action replaced, released once the process's lock is let go (its deinit may be user
+        // code that uses the process). Trivial types fold it away.
+        var replaced: Result? = nil
+        let result = withUnsafeMutablePointer(to: &frame) { frame in
             let (calls, pooled) = ActionProcess.beginSyncCall(
                 on: threadCalls, frame: UnsafeMutableRawPointer(frame),
                 access: FrameAccessor<repeat each Argument, Result>.self, state: state, slot: slot, entry: self)
             if let tuple {
                 ActionProcess.startTuple(tuple, in: pooled)
             }
-            let (result, shared) = runSync(registrations, pooled: pooled, frame: frame, state: state)
-            ActionProcess.endSyncCall(calls, knownUnique: !shared)
+            let result = pooled.borrow { process in
+                runSync(registrations, process: process, frame: frame, state: state, replaced: &replaced)
+            }
+            ActionProcess.endSyncCall(calls)
             return result
         }
+        return result
     }
 
-    /// Runs the registrations in chain order on the calling thread. Between actions the call owns its process: by
-    /// holding the only strong reference (`pooled`, checked after every action) or, once an action handed the
-    /// process to someone else, by holding its lock. Neither is held while an action runs (actions may use the
-    /// process, call pipes and re-chain). Returns the call's result and whether the process was shared when the last
-    /// action returned (when it was not, nobody can have taken it since).
+    /// Runs the registrations in chain order on the calling thread. On entry and on return the call holds the
+    /// process's lock; it lets it go only while an action runs (actions may use the process, call pipes and
+    /// re-chain, from any thread). Returns what the last action that ran returned.
     @inlinable
     func runSync<each Argument, Result>(
-        _ registrations: UnsafeBufferPointer<Unmanaged<AnyObject>>, pooled: UnsafeMutablePointer<ActionProcess>,
-        frame: UnsafeMutablePointer<CallFrame<repeat each Argument, Result>>, state: ActionState?
-    ) -> (result: Result?, shared: Bool) {
-        UnsafeMutableRawPointer(pooled).load(as: Unmanaged<ActionProcess>.self)._withUnsafeGuaranteedRef { process in
-            var locked = false
-            // The plan stays alive for the whole loop (the call is counted as its reader), so its registrations are
-            // borrowed, not retained.
-            for erased in registrations {
-                // Safe: a slot identifies one key type, so every registration under it has these types.
-                let typed = Unmanaged<Registration<repeat each Argument, Result>>.fromOpaque(erased.toOpaque())
-                typed._withUnsafeGuaranteedRef { registration in
-                    run(registration, process: process, pooled: pooled, locked: &locked, frame: frame, state: state)
-                }
+        _ registrations: UnsafeBufferPointer<Unmanaged<AnyObject>>, process: ActionProcess,
+        frame: UnsafeMutablePointer<CallFrame<repeat each Argument, Result>>, state: ActionState?,
+        replaced: inout Result?
+    ) -> Result? {
+        // The plan stays alive for the whole loop (the call is counted as its reader), so its registrations are
+        // borrowed, not retained.
+        for erased in registrations {
+            // A slot identifies one key type, so every registration under it is exactly a
+            // `Registration<repeat each Argument, Result>` (checked under RIPPLE_INTERNAL_CHECKS).
+            #if RIPPLE_INTERNAL_CHECKS
+            precondition(type(of: erased.takeUnretainedValue()) == Registration<repeat each Argument, Result>.self,
+                         "RipplePipes: a registration of another key's type under a call's slot")
+            #endif
+            let typed = Unmanaged<Registration<repeat each Argument, Result>>.fromOpaque(erased.toOpaque())
+            typed._withUnsafeGuaranteedRef { registration in
+                run(registration, process: process, frame: frame, state: state, replaced: &replaced)
             }
-            let result = frame.pointee.lastReturn
-            if locked {
-                process.unlockState()
-            }
-            return (result, locked)
         }
+        return frame.pointee.lastReturn
     }
 
-    /// One step of `runSync`; on entry and on return the call owns the process (`locked` tells how).
+    /// One step of `runSync`; called and returns with the process's lock held.
     @inlinable @inline(__always)
     func run<each Argument, Result>(
         _ registration: Registration<repeat each Argument, Result>, process: ActionProcess,
-        pooled: UnsafeMutablePointer<ActionProcess>, locked: inout Bool,
-        frame: UnsafeMutablePointer<CallFrame<repeat each Argument, Result>>, state: ActionState?
+        frame: UnsafeMutablePointer<CallFrame<repeat each Argument, Result>>, state: ActionState?,
+        replaced: inout Result?
     ) {
         guard registration.isUnconditional || registration.admits(process, callState: state) else { return }
         // The bodies are called in place (`!`), not bound with `if let`: a binding copies the closure, and the copy
         // retains and releases its context around the call.
         if registration.hasPlainBody {
             let arguments = frame.pointee.arguments
-            letGo(process, &locked)
+            letGo(process, &replaced)
             let value = registration.plainBody!.call(process, repeat each arguments)
-            reclaim(process, pooled: pooled, &locked)
-            frame.pointee.lastReturn = value
+            process.lockState()
+            store(value, in: frame, replaced: &replaced)
         } else if registration.hasBody {
             let arguments = frame.pointee.arguments
-            letGo(process, &locked)
+            letGo(process, &replaced)
             let value = registration.body!(process, repeat each arguments)
-            reclaim(process, pooled: pooled, &locked)
+            process.lockState()
             if let value {
-                frame.pointee.lastReturn = value
+                store(value, in: frame, replaced: &replaced)
             }
         } else {
-            letGo(process, &locked)
+            letGo(process, &replaced)
             process.asyncActionInPlainCall()
         }
     }
 
-    /// Before an action runs: unlocks the process if the call holds its lock.
+    /// Before an action runs: lets the process's lock go, then releases the return value the last store replaced.
     @inlinable @inline(__always)
-    func letGo(_ process: ActionProcess, _ locked: inout Bool) {
-        if locked {
-            process.unlockState()
-            locked = false
-        }
+    func letGo<Result>(_ process: ActionProcess, _ replaced: inout Result?) {
+        process.unlockState()
+        replaced = nil
     }
 
-    /// After an action ran: takes the process back, without the lock when the pool holds the only strong reference
-    /// (nobody else can reach it; the acquiring load orders this after anyone who used it and let it go).
+    /// With the lock held: makes `value` the call's last return, keeping the one it replaces in `replaced` (nil here:
+    /// every store follows a `letGo`) so that it is released after the lock.
     @inlinable @inline(__always)
-    func reclaim(_ process: ActionProcess, pooled: UnsafeMutablePointer<ActionProcess>, _ locked: inout Bool) {
-        if isKnownUniquelyReferenced(&pooled.pointee) {
-            process.synchronizeState()
-        } else {
-            process.lockState()
-            locked = true
-        }
+    func store<each Argument, Result>(
+        _ value: Result, in frame: UnsafeMutablePointer<CallFrame<repeat each Argument, Result>>,
+        replaced: inout Result?
+    ) {
+        var incoming: Result? = value
+        swap(&incoming, &frame.pointee.lastReturn)
+        replaced = incoming
     }
 
     func performAsync<each Argument, Result>(slot: Int, state: ActionState?, tuple: PipeTuple? = nil,
@@ -134,6 +137,11 @@ extension ActionPipe {
         frame: UnsafeMutablePointer<CallFrame<repeat each Argument, Result>>, state: ActionState?
     ) async -> Result? {
         for erased in registrations {
+            // Exact type: a slot identifies one key type, and `Registration` is a final class.
+            #if RIPPLE_INTERNAL_CHECKS
+            precondition(type(of: erased) == Registration<repeat each Argument, Result>.self,
+                         "RipplePipes: a registration of another key's type under a call's slot")
+            #endif
             let registration = unsafeDowncast(erased, to: Registration<repeat each Argument, Result>.self)
             process.lockState()
             let admitted = registration.admits(process, callState: state)

@@ -8,13 +8,17 @@ import RippleCore
 /// ``ActionProcess/current`` is `nil`; a nested call sees its own process and the outer one is back when it returns.
 ///
 /// A process belongs to its call. Keeping it (a strong reference) after the call is fine: it keeps the call's final
-/// state. Synchronous calls reuse a released process for the next call on the same thread, so hold it strongly, not
-/// weakly or `unowned`, if you keep it.
+/// state (a copy of the arguments and the last return value) and ``changeArgument(at:to:)`` returns `false`.
+/// Synchronous calls reuse a released process for the next call on the same thread, so hold it strongly, not
+/// weakly or `unowned`, if you keep it: a weak or unowned reference may see the process empty (no arguments, no
+/// upstream value) or in the middle of a later call on that thread.
 ///
-/// `@unchecked Sendable`: every mutable property is only touched under `lock`, except by a synchronous call while
-/// it holds the only strong reference to its process (checked with `isKnownUniquelyReferenced`, as copy-on-write
-/// does): then no other thread can reach the process, and the call orders itself after the last critical section
-/// with an acquiring load of the lock. This is why a kept process must be held strongly.
+/// `@unchecked Sendable`: every mutable property is read and written under `lock` only, by the call as by anyone
+/// else. A synchronous call holds the lock from its start to its end except while one of its actions runs; its
+/// arguments and return value live on the caller's stack, reached through `frame`, and the end of the call (under
+/// the lock, before that stack frame goes) either points `frame` at a heap copy, when something still references
+/// the process, or clears it. So whoever holds the lock and finds `frame` set reads a live frame, on any thread,
+/// however the process was kept (strongly, weakly, unowned, in a global).
 public final class ActionProcess: @unchecked Sendable {
     /// The process of the call the current code runs inside, or `nil` outside every call.
     ///
@@ -49,7 +53,7 @@ public final class ActionProcess: @unchecked Sendable {
     /// Guarded by `lock`. The key's interned slot: the name is looked up only when asked for.
     @usableFromInline @exclusivity(unchecked) var slot = 0
     /// Guarded by `lock`. The pipe a synchronous call went through, alive for the whole call.
-    @usableFromInline @exclusivity(unchecked) var unretainedEntry: Unmanaged<AnyObject>?
+    @usableFromInline @exclusivity(unchecked) var entry: CallEntry?
     /// Guarded by `lock`. The pipe an async call went through, or a kept process's pipe.
     @exclusivity(unchecked) var retainedEntry: AnyObject?
     /// Guarded by `lock`. Set when the call ended while this process was still referenced (kept, or an async call's).
@@ -113,7 +117,8 @@ public final class ActionProcess: @unchecked Sendable {
         lock.withLock { access?.argumentCount ?? 0 }
     }
 
-    /// The argument at a 1-based position (as in `.param(_:kindOf:)`), as it stands now.
+    /// The argument at a 1-based position (as in `.param(_:kindOf:)`), as it stands now (once the call ended, as
+    /// it stood then); an index outside the key's arguments stops with a programmer error naming it.
     public func argument(at index: Int) -> Any? {
         requireArgumentIndex(index, "ActionProcess.argument(at:)")
         return lock.withLock { lockedArgument(at: index) }
@@ -128,28 +133,32 @@ public final class ActionProcess: @unchecked Sendable {
     @discardableResult
     public func changeArgument<Value>(at index: Int, to value: Value) -> Bool {
         requireArgumentIndex(index, "ActionProcess.changeArgument(at:to:)")
-        let (applied, mismatch) = lock.withLock { () -> (Bool, String?) in
-            guard !callEnded, let frame, let access else { return (false, nil) }
-            let mismatch = access.replaceArgument(frame, at: index, with: value)
-            return (mismatch == nil, mismatch)
+        let outcome = lock.withLock { () -> Swift.Result<Any, ArgumentMismatch>? in
+            guard !callEnded, let frame, let access else { return nil }
+            return access.replaceArgument(frame, at: index, with: value)
         }
-        if let expected = mismatch {
+        // The replaced arguments are released here, after the lock.
+        if case .failure(let mismatch) = outcome {
+            let expected = mismatch.expected
             let name = actionName
             let label = argumentLabel(in: name, at: index).map { " (\($0))" } ?? ""
             programmerError("ActionProcess.changeArgument(at:to:) needs a \(expected) for argument \(index)\(label) "
                             + "of \(name), got \(type(of: value as Any))")
         }
-        return applied
+        if case .success = outcome { return true }
+        return false
     }
 
     /// The pipe the call went through, typed; calling it again runs the chain from its head.
     public func root<Actions: Sendable>(as actions: Actions.Type = Actions.self) -> ActionPipe<Actions>? {
-        let entry = lock.withLock { retainedEntry ?? unretainedEntry?.takeUnretainedValue() }
-        return entry as? ActionPipe<Actions>
+        let pipe = lock.withLock { retainedEntry ?? entry?.object }
+        return pipe as? ActionPipe<Actions>
     }
 
+    /// A process between calls (reached through a weak or unowned reference to a pooled one) has no arguments to
+    /// index: its accessors answer `nil`/`false` instead.
     private func requireArgumentIndex(_ index: Int, _ api: String) {
-        let count = argumentCount
+        guard let count = lock.withLock({ access?.argumentCount }) else { return }
         if !(1...max(count, 1)).contains(index) || count == 0 {
             programmerError("\(api) needs an index in 1...\(count) for \(actionName), got \(index)")
         }
@@ -184,11 +193,6 @@ public final class ActionProcess: @unchecked Sendable {
         lock.unlock()
     }
 
-    @inlinable @inline(__always)
-    func synchronizeState() {
-        lock.synchronize()
-    }
-
     /// Stops a plain call that reached an async action. Call without `lock` held.
     @usableFromInline
     func asyncActionInPlainCall() -> Never {
@@ -197,50 +201,43 @@ public final class ActionProcess: @unchecked Sendable {
 
     // MARK: Synchronous calls
 
-    /// Takes this thread's free process for a synchronous call, sets it up for `frame` and publishes it as
-    /// ``current``. Returns this thread's calls and the pool slot holding the process: while the slot holds the only
-    /// strong reference, the call may touch the process without its lock. Pair with ``endSyncCall(_:)``.
+    /// Takes this thread's free process for a synchronous call, takes its lock, sets it up for `frame` and
+    /// publishes it as ``current``. Returns this thread's calls and the pool slot holding the process (the slot keeps
+    /// it alive until `endSyncCall`). The lock stays held: pair with ``endSyncCall(_:)``, which lets it go.
     @inlinable @inline(__always)
     static func beginSyncCall(
         on threadCalls: ThreadLocal<SyncCalls>, frame: UnsafeMutableRawPointer, access: any FrameAccess.Type,
         state: ActionState?, slot: Int, entry: AnyObject
-    ) -> (calls: Unmanaged<SyncCalls>, process: UnsafeMutablePointer<ActionProcess>) {
+    ) -> (calls: Unmanaged<SyncCalls>, process: PooledProcess) {
         let calls = threadCalls.unretained(orMake: SyncCalls.init)
         let pooled = calls._withUnsafeGuaranteedRef { $0.push() }
-        // A free process is referenced by the pool only (`pop` replaces any other), so no lock is needed.
-        UnsafeMutableRawPointer(pooled).load(as: Unmanaged<ActionProcess>.self)._withUnsafeGuaranteedRef { process in
-            process.lock.synchronize()
+        pooled.borrow { process in
+            process.lock.lock()
             process.frame = frame
             process.access = access
             process.storedState = state
             process.slot = slot
-            process.unretainedEntry = Unmanaged.passUnretained(entry)
+            process.entry = CallEntry(entry)
         }
         return (calls, pooled)
     }
 
-    /// Ends the innermost synchronous call of this thread (its process's lock is not held). A process nobody else
-    /// holds goes back to the pool; one still referenced (kept by an action) gets a heap copy of the frame and keeps
-    /// it. `knownUnique`: the call saw the pool's reference as the only one after its last action.
+    /// Ends the innermost synchronous call of this thread; its process's lock is held on entry and let go here. A
+    /// process nobody else holds goes back to the pool; one still referenced (kept by an action) gets a heap copy of
+    /// the frame and keeps it.
     @inlinable @inline(__always)
-    static func endSyncCall(_ calls: Unmanaged<SyncCalls>, knownUnique: Bool) {
-        calls._withUnsafeGuaranteedRef { $0.pop(knownUnique: knownUnique) }
+    static func endSyncCall(_ calls: Unmanaged<SyncCalls>) {
+        calls._withUnsafeGuaranteedRef { $0.pop() }
     }
 
-    /// Gives a synchronous call's process its starting tuple (`doWithTuple`). Call right after `beginSyncCall`, while
-    /// the pool holds the only reference.
+    /// Gives a synchronous call's process its starting tuple (`doWithTuple`). Call right after `beginSyncCall`, with
+    /// the lock it took.
     @usableFromInline
-    static func startTuple(_ tuple: PipeTuple, in pooled: UnsafeMutablePointer<ActionProcess>) {
-        let process = pooled.pointee
-        process.storedTuple = tuple
-        process.tupleWritten = true
-    }
-
-    /// Releases the tuple's values before the process is reused. Call as `resetForReuse` does.
-    @usableFromInline
-    func clearTuple() {
-        storedTuple = PipeTuple()
-        tupleWritten = false
+    static func startTuple(_ tuple: PipeTuple, in pooled: PooledProcess) {
+        pooled.borrow { process in
+            process.storedTuple = tuple
+            process.tupleWritten = true
+        }
     }
 
     /// Call with `lock` held, at the end of a call, when something else still references this process.
@@ -251,21 +248,86 @@ public final class ActionProcess: @unchecked Sendable {
             frameOwner = owner
             self.frame = copy
         }
-        retainedEntry = unretainedEntry?.takeUnretainedValue()
-        unretainedEntry = nil
+        retainedEntry = entry?.object
+        entry = nil
         callEnded = true
     }
 
-    /// Call with `lock` held (or owning the only reference), at the end of a call, when nothing else references this
-    /// process.
+    /// Call with `lock` held, at the end of a call, when nothing else references this process. Returns the tuple
+    /// the call wrote, to be released after the lock is let go (its values' deinits may use the process).
     @inlinable @inline(__always)
-    func resetForReuse() {
-        if tupleWritten {
-            clearTuple()
-        }
+    func resetForReuse() -> PipeTuple? {
         frame = nil
         access = nil
-        unretainedEntry = nil
+        entry = nil
+        return tupleWritten ? takeTuple() : nil
+    }
+
+    @usableFromInline
+    func takeTuple() -> PipeTuple {
+        tupleWritten = false
+        var taken = PipeTuple()
+        swap(&taken, &storedTuple)
+        return taken
+    }
+}
+
+/// The strong reference a call's ``SyncCalls`` slot holds to its process, borrowed without a retain.
+///
+/// Invariant: from `SyncCalls.push()` to the `pop()` of the same call, the slot holds a strong reference to the
+/// process (only `pop` replaces it), so a borrow inside that span reads a live object. Checked under
+/// RIPPLE_INTERNAL_CHECKS: the slot still holds the same process after each borrow.
+@usableFromInline @frozen
+struct PooledProcess {
+    @usableFromInline let slot: UnsafeMutablePointer<ActionProcess>
+
+    @inlinable
+    init(slot: UnsafeMutablePointer<ActionProcess>) {
+        self.slot = slot
+    }
+
+    /// Runs `body` with the process, not retained (a retain and release per call cost ~20 % of a one-action call).
+    @inlinable @inline(__always)
+    func borrow<T>(_ body: (ActionProcess) -> T) -> T {
+        // `Unmanaged<ActionProcess>` has the layout of the strong reference stored in the slot.
+        let result = UnsafeMutableRawPointer(slot).load(as: Unmanaged<ActionProcess>.self)
+            ._withUnsafeGuaranteedRef { process in
+                #if RIPPLE_INTERNAL_CHECKS
+                let before = ObjectIdentifier(process)
+                defer { precondition(ObjectIdentifier(slot.pointee) == before, "RipplePipes: a pooled process moved") }
+                #endif
+                return body(process)
+            }
+        return result
+    }
+}
+
+/// The pipe a synchronous call went through, not retained.
+///
+/// Invariant: set only by `beginSyncCall` with the pipe running the call (which the caller holds for the whole
+/// call) and cleared or turned into a strong reference (`keepAfterCall`) by the end of that call, under the
+/// process's lock. Checked under RIPPLE_INTERNAL_CHECKS: a weak reference beside it must still be alive when read.
+@usableFromInline @frozen
+struct CallEntry {
+    @usableFromInline unowned(unsafe) let unretained: AnyObject
+    #if RIPPLE_INTERNAL_CHECKS
+    @usableFromInline weak var check: AnyObject?
+    #endif
+
+    @inlinable @inline(__always)
+    init(_ entry: AnyObject) {
+        unretained = entry
+        #if RIPPLE_INTERNAL_CHECKS
+        check = entry
+        #endif
+    }
+
+    @usableFromInline
+    var object: AnyObject {
+        #if RIPPLE_INTERNAL_CHECKS
+        precondition(check != nil, "RipplePipes: a call's pipe was read after it was freed")
+        #endif
+        return unretained
     }
 }
 

@@ -82,4 +82,30 @@ public enum ActionProxyResult {
 
     /// A `Void` result: nothing to return, whether or not an action ran.
     public static func unwrap(_ outcome: Void?, _ method: StaticString) {}
+
+    /// A `throws` method's result that is neither optional nor `Void`: the action's error is rethrown, and no action
+    /// ran throws ``ActionPipeError/noActionRan(action:)`` naming the method (a non-throwing method stops instead,
+    /// having no way to report it).
+    @_disfavoredOverload
+    public static func unwrapThrowing<Result>(
+        _ outcome: Swift.Result<Result, any Error>?, _ method: StaticString
+    ) throws -> Result {
+        guard let outcome else {
+            throw ActionPipeError.noActionRan(action: "\(method)")
+        }
+        return try outcome.get()
+    }
+
+    /// A `throws` method's optional result: `nil` when no action ran or the last one returned `nil`; the action's
+    /// error is rethrown.
+    public static func unwrapThrowing<Wrapped>(
+        _ outcome: Swift.Result<Wrapped?, any Error>?, _ method: StaticString
+    ) throws -> Wrapped? {
+        try outcome?.get() ?? nil
+    }
+
+    /// A `throws` method without a result: returns whether or not an action ran; the action's error is rethrown.
+    public static func unwrapThrowing(_ outcome: Swift.Result<Void, any Error>?, _ method: StaticString) throws {
+        try outcome?.get()
+    }
 }

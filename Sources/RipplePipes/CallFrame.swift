@@ -36,13 +36,19 @@ final class FrameBox<each Argument, Result>: @unchecked Sendable {
 
 /// What the type-erased side of ``ActionProcess`` needs to read and change a frame of a type it does not know.
 /// Every method expects the owning process's lock to be held.
+///
+/// `assumingMemoryBound(to: Frame.self)` below is sound because a process's `frame` and `access` are set together,
+/// by the same generic call, from a `CallFrame` of exactly these types: the caller's `var frame` (bound by its
+/// declaration) or a ``FrameBox``'s allocation (bound and initialised as one), and cleared together.
 @usableFromInline
 protocol FrameAccess {
     static var argumentCount: Int { get }
     static func upstream(_ frame: UnsafeMutableRawPointer) -> Any?
     static func argument(_ frame: UnsafeMutableRawPointer, at index: Int) -> Any?
-    /// Returns nil on success, or the expected type's name when `value` does not fit.
-    static func replaceArgument(_ frame: UnsafeMutableRawPointer, at index: Int, with value: Any) -> String?
+    /// Returns the replaced arguments on success (to be released after the lock: a deinit may use the process), or
+    /// the expected type's name when `value` does not fit.
+    static func replaceArgument(_ frame: UnsafeMutableRawPointer, at index: Int,
+                                with value: Any) -> Swift.Result<Any, ArgumentMismatch>
     /// Copies the frame to the heap; returns the box (to keep) and the copy's address.
     static func box(copying frame: UnsafeMutableRawPointer) -> (AnyObject, UnsafeMutableRawPointer)
 }
@@ -77,15 +83,16 @@ struct FrameAccessor<each Argument, Result>: FrameAccess {
     }
 
     @usableFromInline
-    static func replaceArgument(_ frame: UnsafeMutableRawPointer, at index: Int, with value: Any) -> String? {
+    static func replaceArgument(_ frame: UnsafeMutableRawPointer, at index: Int,
+                                with value: Any) -> Swift.Result<Any, ArgumentMismatch> {
         let typed = frame.assumingMemoryBound(to: Frame.self)
         var replacer = ArgumentReplacer(target: index, value: value)
-        let replaced = (repeat replacer.step(each typed.pointee.arguments))
+        var replaced = (repeat replacer.step(each typed.pointee.arguments))
         if let mismatch = replacer.mismatch {
-            return mismatch
+            return .failure(ArgumentMismatch(expected: mismatch))
         }
-        typed.pointee.arguments = replaced
-        return nil
+        swap(&replaced, &typed.pointee.arguments)
+        return .success(replaced)
     }
 
     @usableFromInline
@@ -93,6 +100,12 @@ struct FrameAccessor<each Argument, Result>: FrameAccess {
         let box = FrameBox(frame.assumingMemoryBound(to: Frame.self).pointee)
         return (box, UnsafeMutableRawPointer(box.pointer))
     }
+}
+
+/// The type an argument needed, for `changeArgument(at:to:)`'s message.
+@usableFromInline
+struct ArgumentMismatch: Error {
+    let expected: String
 }
 
 /// Rebuilds an argument tuple element by element, swapping in a new value at one 1-based position.

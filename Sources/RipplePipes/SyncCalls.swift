@@ -41,26 +41,30 @@ final class SyncCalls {
 
     /// The slot of the next free process, now in use; the slot keeps it alive until `pop()`.
     @inlinable @inline(__always)
-    func push() -> UnsafeMutablePointer<ActionProcess> {
+    func push() -> PooledProcess {
         if depth == count {
             addProcess()
         }
         let slot = slots[depth]
         depth += 1
-        return slot
+        return PooledProcess(slot: slot)
     }
 
-    /// Ends the innermost call (its process's lock is not held). `knownUnique` skips the uniqueness check when the
-    /// call already made it after its last action (no user code ran since).
+    /// Ends the innermost call, whose process's lock is held, and lets the lock go. The process stays in its slot
+    /// when the slot holds the only strong reference; a weak or unowned one may still reach it, which the lock makes
+    /// safe (it finds no frame, or a later call's).
     @inlinable @inline(__always)
-    func pop(knownUnique: Bool) {
+    func pop() {
         depth -= 1
         let slot = slots[depth]
-        if knownUnique || isKnownUniquelyReferenced(&slot.pointee) {
-            UnsafeMutableRawPointer(slot).load(as: Unmanaged<ActionProcess>.self)._withUnsafeGuaranteedRef { process in
-                process.lock.synchronize()
-                process.resetForReuse()
+        if isKnownUniquelyReferenced(&slot.pointee) {
+            let written = PooledProcess(slot: slot).borrow { process in
+                let written = process.resetForReuse()
+                process.lock.unlock()
+                return written
             }
+            // Released after the lock: a value's deinit may use the process.
+            _ = written
         } else {
             replaceKept(slot)
         }
@@ -83,10 +87,10 @@ final class SyncCalls {
     }
 
     /// Lets an action keep the process it took (it gets its own copy of the frame) and puts a fresh one in its slot.
+    /// The process's lock is held on entry.
     @usableFromInline
     func replaceKept(_ slot: UnsafeMutablePointer<ActionProcess>) {
         let kept = slot.pointee
-        kept.lock.lock()
         kept.keepAfterCall()
         kept.lock.unlock()
         slot.pointee = ActionProcess()

@@ -180,12 +180,14 @@ public struct ActionProtocolExpansion: PeerMacro {
         let key = "\\\(protocolName)Keys.\(method.name)"
         let arguments = ([key] + names).joined(separator: ", ")
         let call = method.isAsync ? "await actionCalls.rawCallAsync(\(arguments))" : "actionCalls.rawCall(\(arguments))"
-        let outcome = method.isThrowing ? "try \(call)?.get()" : call
+        // A throwing method throws when no action ran and there is a result to return; the others stop (unwrap).
+        let unwrap = method.isThrowing
+            ? "try RipplePipes.ActionProxyResult.unwrapThrowing" : "RipplePipes.ActionProxyResult.unwrap"
         return """
 
                 \(access)func \(method.name)\(signature) {
-                    RipplePipes.ActionProxyResult.unwrap(
-                        \(outcome), "\(protocolName).\(method.actionName)")
+                    \(unwrap)(
+                        \(call), "\(protocolName).\(method.actionName)")
                 }
             """
     }

@@ -259,6 +259,51 @@ import Testing
                                  + "result optional"))
     }
 
+    /// Issue 30: a `throws` method with a result to return throws a typed error naming it when no action ran,
+    /// instead of stopping; optional and `Void` results still return.
+    @Test func aThrowingMethodWithNoActionThrows() async throws {
+        let fetching = ActionPipe<FetchingKeys>().as(Fetching.self)
+        await #expect(throws: ActionPipeError.noActionRan(action: "Fetching.fetch(id:)")) {
+            try await fetching.fetch(id: 1)
+        }
+        #expect(throws: ActionPipeError.noActionRan(action: "Fetching.save(_:)")) { try fetching.save("x") }
+        #expect(try fetching.title(of: 1) == nil)
+        try fetching.touch(1)
+        #expect("\(ActionPipeError.noActionRan(action: "Fetching.save(_:)"))"
+                == "Fetching.save(_:): no action ran in the chain, so there is no result to return")
+    }
+
+    /// Filtered out or answered by a freed delegate counts as no action ran; a registered action still answers and
+    /// its error is the one thrown.
+    @Test func aThrowingMethodThrowsWhenEveryActionIsSkipped() async throws {
+        final class Store: Fetching {
+            func fetch(id: Int) async throws -> String { "stored \(id)" }
+            func save(_ text: String) throws -> Int { text.count }
+            func title(of id: Int) throws -> String? { "title \(id)" }
+            func touch(_ id: Int) throws { throw Failure(reason: "touched \(id)") }
+        }
+        let pipe = ActionPipe<FetchingKeys>()
+        var store: Store? = Store()
+        pipe.registerProtocol(delegate: store!)
+        let fetching = pipe.as(Fetching.self)
+        #expect(try await fetching.fetch(id: 2) == "stored 2")
+        #expect(try fetching.title(of: 2) == "title 2")
+        #expect(throws: Failure(reason: "touched 3")) { try fetching.touch(3) }
+        store = nil
+        await #expect(throws: ActionPipeError.noActionRan(action: "Fetching.fetch(id:)")) {
+            try await fetching.fetch(id: 2)
+        }
+        #expect(try fetching.title(of: 2) == nil)
+        try fetching.touch(3)
+
+        let stated = ActionPipe<FetchingKeys>()
+        stated.registerAction(\.save).state(1).throwingAction { _, text in text.count }
+        #expect(try stated.doWithState(1).as(Fetching.self).save("four") == 4)
+        #expect(throws: ActionPipeError.noActionRan(action: "Fetching.save(_:)")) {
+            try stated.doWithState(2).as(Fetching.self).save("four")
+        }
+    }
+
     @Test func theKeysAreNamedAfterTheMethods() {
         let keys = ActionPipeProtocolKeys()
         #expect(keys.someFunc.name == "someFunc(number:object:)")

@@ -25,6 +25,15 @@ protocol Loading: Sendable {
     func count(of items: [String], where predicate: @escaping @Sendable (String) -> Bool) -> Int
 }
 
+/// Throwing methods of each result shape, for what a proxy does when no action ran.
+@ActionProtocol
+protocol Fetching: Sendable {
+    func fetch(id: Int) async throws -> String
+    func save(_ text: String) throws -> Int
+    func title(of id: Int) throws -> String?
+    func touch(_ id: Int) throws
+}
+
 struct Failure: Error, Equatable {
     let reason: String
 }

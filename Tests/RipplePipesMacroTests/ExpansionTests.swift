@@ -81,8 +81,8 @@ import Testing
                 }
 
                 public func reload(_ argument0: Int) async throws {
-                    RipplePipes.ActionProxyResult.unwrap(
-                        try await actionCalls.rawCallAsync(\ShareKeys.reload, argument0)?.get(), "Share.reload(_:)")
+                    try RipplePipes.ActionProxyResult.unwrapThrowing(
+                        await actionCalls.rawCallAsync(\ShareKeys.reload, argument0), "Share.reload(_:)")
                 }
             }
             """#)

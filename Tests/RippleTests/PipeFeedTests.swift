@@ -8,6 +8,14 @@ struct SearchActions: Sendable {
     var count = ActionKey<Int, Void>("count:")
 }
 
+struct SelectionActions: Sendable {
+    var select = ActionKey<String?, Void>("select:")
+    var attach = ActionKey<FedObject, Void>("attach:")
+    var anything = ActionKey<any Sendable, Void>("anything:")
+}
+
+final class FedObject: Sendable {}
+
 @Suite("Bridge: registerAction(_:).feed(_:)")
 struct PipeFeedTests {
     @Test func everyCallSetsTheNode() {
@@ -36,6 +44,30 @@ struct PipeFeedTests {
         head.addPipe(tail)
         tail.search("q")
         #expect(seen.values == ["head q", "node q"])
+    }
+
+    /// The argument reaches the node as itself, with no reinterpretation of its bits: a `nil` of an optional
+    /// node's type, the same object, an existential.
+    @Test func optionalObjectAndExistentialArgumentsArriveAsThemselves() {
+        let pipe = ActionPipe(SelectionActions())
+        let selected = MutableNode<String?>()
+        let attached = MutableNode<FedObject>()
+        let anything = MutableNode<any Sendable>()
+        pipe.registerAction(\.select).feed(selected)
+        pipe.registerAction(\.attach).feed(attached)
+        pipe.registerAction(\.anything).feed(anything)
+        pipe.select("first")
+        #expect(selected.value == .some("first"))
+        pipe.select(nil)
+        #expect(!selected.isEmpty)
+        #expect(selected.value == .some(nil))
+        let object = FedObject()
+        pipe.attach(object)
+        #expect(attached.value === object)
+        pipe.anything(42)
+        #expect(anything.value as? Int == 42)
+        pipe.anything("text")
+        #expect(anything.value as? String == "text")
     }
 
     @Test func requirementsApply() {

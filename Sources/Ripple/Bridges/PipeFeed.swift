@@ -34,8 +34,11 @@ extension ActionRegistration where Result == Void {
         }
         delegate(node) { (node: MutableNode<Value>, arguments: repeat each Argument) in
             for argument in repeat each arguments {
-                // Checked above: the only argument is a `Value`.
-                node.value = unsafeBitCast(argument, to: Value.self)
+                // Checked above that the only argument is a `Value`; a cast between equal types, which the
+                // specialised closure folds away.
+                if let value = argument as? Value {
+                    node.value = value
+                }
             }
         }
     }
