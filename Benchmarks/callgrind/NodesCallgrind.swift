@@ -5,11 +5,19 @@
 //   swiftc -O -parse-as-library -I .build/release/Modules Benchmarks/callgrind/NodesCallgrind.swift \
 //     .build/release/{RippleNodes,RippleCore,DequeModule,InternalCollectionsUtilities}.build/*.o -o /tmp/nodes-cg
 //   valgrind --tool=callgrind --callgrind-out-file=/dev/null /tmp/nodes-cg MapFilterPumping 1000
+// With -DOPENCOMBINE and OpenCombine's objects, `OpenCombine/MapFilterPumping` and `OpenCombine/MapFilterCreating`
+// run OpenCombineBenchmarks.swift's shapes with this file's `Sum`, so a ratio is instructions against instructions.
+// The kairo workloads (`KairoDeep` …) need the shapes file compiled in: add
+//   Benchmarks/Benchmarks/RippleBenchmarks/KairoShapes.swift
+// after this file; `Benchmarks/callgrind/run-nodes.sh` does all of it and prints the table.
 #if canImport(Glibc)
 import Glibc
 #endif
 import RippleCore
 import RippleNodes
+#if OPENCOMBINE
+import OpenCombine
+#endif
 
 final class Sum: @unchecked Sendable {
     var value = 0
@@ -181,6 +189,48 @@ func mapNodeBytes() -> Int {
     return (residentBytes() - before) / count
 }
 
+#if OPENCOMBINE
+func ocMapFilterChain<Source: Publisher>(_ source: Source) -> some Publisher<Int, Never>
+where Source.Output == Int, Source.Failure == Never {
+    source
+        .map { $0 }.filter { _ in true }
+        .map { $0 }.filter { _ in true }
+        .map { $0 }.filter { _ in true }
+        .map { $0 }.filter { _ in true }
+        .map { $0 }.filter { _ in true }
+        .map { $0 }.filter { _ in true }
+}
+
+func ocPump<P: Publisher>(_ n: Int, _ build: (PassthroughSubject<Int, Never>) -> P) -> Int
+where P.Output == Int, P.Failure == Never {
+    let sum = Sum()
+    let subject = PassthroughSubject<Int, Never>()
+    let subscription = build(subject).sink { sum.value &+= $0 }
+    for index in 0..<n { subject.send(index & 1) }
+    subscription.cancel()
+    return sum.value
+}
+
+func ocCreate<P: Publisher>(_ n: Int, _ build: (Just<Int>) -> P) -> Int where P.Output == Int, P.Failure == Never {
+    let sum = Sum()
+    for _ in 0..<n {
+        let subscription = build(Just(1)).sink { sum.value &+= $0 }
+        subscription.cancel()
+    }
+    return sum.value
+}
+#endif
+
+/// A kairo shape (KairoShapes.swift): setup, then updates 1…n; stops with a message if the effects did not run as
+/// js-reactivity-benchmark's case says they must.
+func runKairo(_ name: String, _ n: Int) -> Int {
+    guard let graph = KairoGraph.named(name) else { fatalError("unknown workload \(name)") }
+    for k in 1...n { graph.update(k) }
+    graph.verify(updates: n)
+    graph.cancel()
+    return graph.effects.runs
+}
+
 @main
 struct NodesCallgrind {
     static func main() {
@@ -221,6 +271,11 @@ struct NodesCallgrind {
         case "AlternatingZip": result = alternating(n, initial: nil) { Node.zip($0, $1).map { $0.0 &+ $0.1 } }
         case "AlternatingMerge": result = alternating(n, initial: 0) { Node.merge($0, $1) }
         case "OperatorSetMap": result = pump(n, listeners: 10) { $0.map { $0 } }
+        #if OPENCOMBINE
+        case "OpenCombine/MapFilterPumping": result = ocPump(n) { ocMapFilterChain($0) }
+        case "OpenCombine/MapFilterCreating": result = ocCreate(n) { ocMapFilterChain($0) }
+        #endif
+        case let kairo where kairo.hasPrefix("Kairo"): result = runKairo(kairo, n)
         case "MapNodeBytes":
             // Exits with the nodes alive: engine 1 overflowed the stack freeing a chain this deep.
             print(name, mapNodeBytes())

@@ -8,6 +8,8 @@ let benchmarks: @Sendable () -> Void = {
     registerSignalsBenchmarks()
     registerNodesBenchmarks()
     registerNodesGraphBenchmarks()
+    registerKairoBenchmarks()
+    registerContentionBenchmarks()
     registerPipesBenchmarks()
     registerPipelineBenchmarks()
 }
