@@ -73,7 +73,7 @@ struct DeepChainTests {
         DepthTests.onSmallStack {
             let source = Source()
             body(source, chain(operatorName, over: source.signal, depth: depth))
-            precondition(RecipeDrain.isIdle, "\(operatorName): the release drain was left with work")
+            precondition(RecipeRelease.isIdle, "\(operatorName): the release drain was left with work")
         }
     }
 
@@ -222,7 +222,7 @@ struct DeepChainTests {
         await #expect(processExitsWith: .success) { [operatorName] in
             DepthTests.onSmallStack {
                 _ = DeepChainTests.recipe(operatorName, depth: 100_000)
-                precondition(RecipeDrain.isIdle, "\(operatorName): the release drain was left with work")
+                precondition(RecipeRelease.isIdle, "\(operatorName): the release drain was left with work")
             }
         }
     }

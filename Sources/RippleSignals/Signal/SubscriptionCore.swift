@@ -58,8 +58,8 @@ final class SubscriptionCore: Disposer, @unchecked Sendable {
         lock.unlock()
         if let taken {
             // A cleanup is often the next subscription's core: disposing a chain recurses once per operator, so
-            // deep in the stack it is queued for the root (see `SubscriptionDepth`). No closure unless queued.
-            currentSubscriptionDepth()._withUnsafeGuaranteedRef { $0.dispose(taken) }
+            // each is a counted step of the trampoline (see `SubscriptionTrampoline`). No closure unless queued.
+            currentTrampoline()._withUnsafeGuaranteedRef { $0.dispose(taken) }
         }
     }
 
