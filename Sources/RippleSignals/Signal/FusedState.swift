@@ -1,4 +1,5 @@
 import RippleCore
+import Synchronization
 
 // Invariants:
 // - A fused operator with inputs that may send from several threads (`flatMap`, `flatMapLatest`) makes no subscriber
@@ -65,6 +66,11 @@ class FusedState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sendabl
     /// Copies of the callbacks, set by `deinit` at a checkpoint: declared last, so it is destroyed after them, and
     /// frees what they held as a counted step (see `CallbackRelease`).
     @exclusivity(unchecked) final var releaseLast: CallbackRelease?
+    #if RIPPLE_INTERNAL_CHECKS
+    /// Downstream callbacks running now (at most one), and whether the terminal one ran.
+    @usableFromInline let callbacksRunning = Atomic<Int>(0)
+    @usableFromInline let terminalDelivered = Atomic<Bool>(false)
+    #endif
 
     @inlinable
     init(value: @escaping @Sendable (Output) -> Void, keep: (@Sendable (Output) -> Bool)?,
@@ -92,6 +98,36 @@ class FusedState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sendabl
         self.level = level
         deep = Int(level) >= SubscriptionTrampoline.deepLevel
         return trampoline
+    }
+
+    /// Checks the hand-off's invariants before a downstream callback runs (`RIPPLE_INTERNAL_CHECKS`): the calling
+    /// thread holds `emitting`, no other callback runs, nothing follows the terminal event, which comes after
+    /// `ended`.
+    @inlinable @inline(__always)
+    final func checkCallback(terminal: Bool) {
+        #if RIPPLE_INTERNAL_CHECKS
+        lock.lock()
+        let handingOff = emitting
+        let closed = ended
+        lock.unlock()
+        precondition(handingOff, "Ripple internal check: a fused state called its downstream without emitting")
+        precondition(callbacksRunning.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0,
+                     "Ripple internal check: two downstream callbacks of one fused state ran at once")
+        precondition(!terminalDelivered.load(ordering: .acquiring),
+                     "Ripple internal check: a fused state called its downstream after the terminal event")
+        if terminal {
+            precondition(closed, "Ripple internal check: a fused state's terminal event before it ended")
+            terminalDelivered.store(true, ordering: .releasing)
+        }
+        #endif
+    }
+
+    /// The callback `checkCallback` checked returned.
+    @inlinable @inline(__always)
+    final func checkCallbackReturned() {
+        #if RIPPLE_INTERNAL_CHECKS
+        callbacksRunning.wrappingSubtract(1, ordering: .acquiringAndReleasing)
+        #endif
     }
 
     /// Whether inputs may still emit: neither ended nor disposed. Called with `lock` held.
@@ -127,7 +163,11 @@ class FusedState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sendabl
         emitting = true
         if deep { return emitAtCheckpoint(.value(output)) }
         lock.unlock()
-        if keep?(output) ?? true { onValue(output) }
+        if keep?(output) ?? true {
+            checkCallback(terminal: false)
+            onValue(output)
+            checkCallbackReturned()
+        }
         lock.lock()
         if pending.isEmpty {
             emitting = false
@@ -165,14 +205,22 @@ class FusedState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sendabl
     final func deliverEmitting(_ emission: Emission) {
         switch emission {
         case .value(let output):
-            if keep?(output) ?? true { onValue(output) }
+            if keep?(output) ?? true {
+            checkCallback(terminal: false)
+            onValue(output)
+            checkCallbackReturned()
+        }
             lock.lock()
             drain()
         case .error(let error):
+            checkCallback(terminal: true)
             onError(error)
+            checkCallbackReturned()
             releaseInputs()
         case .complete:
+            checkCallback(terminal: true)
             onComplete()
+            checkCallbackReturned()
             releaseInputs()
         }
     }
@@ -189,7 +237,9 @@ class FusedState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sendabl
         emitting = true
         if deep { return emitAtCheckpoint(.complete) }
         lock.unlock()
+        checkCallback(terminal: true)
         onComplete()
+        checkCallbackReturned()
         releaseInputs()
     }
 
@@ -205,7 +255,9 @@ class FusedState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sendabl
         emitting = true
         if deep { return emitAtCheckpoint(.error(error)) }
         lock.unlock()
+        checkCallback(terminal: true)
         onError(error)
+        checkCallbackReturned()
         releaseInputs()
     }
 
@@ -221,16 +273,27 @@ class FusedState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sendabl
             lock.unlock()
             switch emission {
             case .value(let output):
-                if keep?(output) ?? true { onValue(output) }
+                if keep?(output) ?? true {
+            checkCallback(terminal: false)
+            onValue(output)
+            checkCallbackReturned()
+        }
             case .error(let error):
+                checkCallback(terminal: true)
                 onError(error)
+                checkCallbackReturned()
                 return releaseInputs()
             case .complete:
+                checkCallback(terminal: true)
                 onComplete()
+                checkCallbackReturned()
                 return releaseInputs()
             }
             lock.lock()
         }
+        #if RIPPLE_INTERNAL_CHECKS
+        precondition(emitting, "Ripple internal check: a fused state drained without emitting")
+        #endif
         pending.removeAll(keepingCapacity: !disposed)
         emitting = false
         lock.unlock()

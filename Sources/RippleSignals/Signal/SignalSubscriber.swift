@@ -226,13 +226,17 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
     }
 
     private func deliverError(_ error: Failure) {
+        core.checkCallback(terminal: true)
         onError?(error)
+        core.checkCallbackReturned()
         core.lock.lock()
         core.finish()
     }
 
     private func deliverComplete() {
+        core.checkCallback(terminal: true)
         onComplete?()
+        core.checkCallbackReturned()
         core.lock.lock()
         core.finish()
     }
@@ -240,7 +244,9 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
     func deliver(_ event: Event) {
         switch event {
         case .value(let value):
+            core.checkCallback(terminal: false)
             onValue?(value)
+            core.checkCallbackReturned()
         case .error(let error):
             deliverError(error)
         case .complete:
@@ -294,6 +300,17 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
 
     @inline(never)
     private func enqueue(_ event: Event) {
+        #if RIPPLE_INTERNAL_CHECKS
+        let state = core.state.load(ordering: .acquiring)
+        precondition(state & SubscriptionCore.delivering != 0 && state & SubscriptionCore.hasQueue != 0,
+                     "Ripple internal check: a SignalSubscriber queued an event outside delivering (state \(state))")
+        if case .value = event {
+            precondition(state & SubscriptionCore.closed == 0,
+                         "Ripple internal check: a SignalSubscriber queued a value after it closed (state \(state))")
+        }
+        precondition(queue.count == queued && head <= queued,
+                     "Ripple internal check: SignalSubscriber queue \(queue.count), queued \(queued), head \(head)")
+        #endif
         queue.append(event)
         queued += 1
     }
@@ -324,7 +341,9 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
             deliverAtCheckpoint(value)
             return
         }
+        core.checkCallback(terminal: false)
         onValue?(value)
+        core.checkCallbackReturned()
         leave()
     }
 
@@ -337,12 +356,16 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
             switch trampoline.route() {
             case .run:
                 trampoline.nested &+= 1
+                core.checkCallback(terminal: false)
                 onValue?(value)
+                core.checkCallbackReturned()
                 leave()
                 trampoline.nested &-= 1
             case .root:
                 trampoline.runAsRoot {
+                    core.checkCallback(terminal: false)
                     onValue?(value)
+                    core.checkCallbackReturned()
                     leave()
                 }
             case .queue:
@@ -399,7 +422,13 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
     /// A root then runs what its subscription queued (see `SubscriptionTrampoline`).
     @usableFromInline
     func attach(_ disposer: Disposer) {
-        nesting._withUnsafeGuaranteedRef { $0.level &-= 1 }
+        nesting._withUnsafeGuaranteedRef { trampoline in
+            #if RIPPLE_INTERNAL_CHECKS
+            precondition(level == UInt32.max || trampoline.level == Int(level),
+                         "Ripple internal check: a subscriber of level \(level) attached at level \(trampoline.level)")
+            #endif
+            trampoline.level &-= 1
+        }
         core.attach(disposer)
         if flags & SubscriberFlags.root != 0 {
             endSubscriptionRoot()
