@@ -63,9 +63,10 @@ struct AnyDepthTests {
     }
 
     /// Subscribes `signal` (after `start` builds it), runs `drive` (a scheduler), checks the values, exactly one
-    /// terminal event, and that every subscriber and fused state was freed.
-    static func check<Failure: Error>(_ name: String, expecting expected: [Int], _ drive: () -> Void = {},
-                                      _ signal: () -> Signal<Int, Failure>) {
+    /// terminal event, and (`countsLive`, in a child process where nothing else runs) that every subscriber and fused
+    /// state was freed.
+    static func check<Failure: Error>(_ name: String, expecting expected: [Int], countsLive: Bool = true,
+                                      _ drive: () -> Void = {}, _ signal: () -> Signal<Int, Failure>) {
         let baseline = DeepChainTests.liveSubscribers
         let received = Locked<[Int]>([])
         let ended = Locked(0)
@@ -79,7 +80,7 @@ struct AnyDepthTests {
         let values = received.withLock { $0 }
         precondition(values == expected, "\(name): received \(values.count) values \(values.prefix(5))…, expected \(expected.count)")
         precondition(ended.withLock { $0 } == 1, "\(name): terminal events \(ended.withLock { $0 }) (100 per error)")
-        precondition(DeepChainTests.liveSubscribers == baseline,
+        precondition(!countsLive || DeepChainTests.liveSubscribers == baseline,
                      "\(name): \(DeepChainTests.liveSubscribers - baseline) subscribers or states still live")
         precondition(RecipeRelease.isIdle, "\(name): the release drain was left with work")
     }
@@ -130,13 +131,17 @@ struct AnyDepthTests {
 
     @Test("shallow versions deliver the same (in process, so a mistake shows as a test failure, not an exit code)")
     func shallow() {
-        AnyDepthTests.check("nest/flatMap", expecting: [0]) { AnyDepthTests.nest(50, latest: false) }
-        AnyDepthTests.check("nest/flatMapLatest", expecting: [0]) { AnyDepthTests.nest(50, latest: true) }
+        // Other tests run in this process at the same time: the live-object counts are checked in the child
+        // processes above only.
+        AnyDepthTests.check("nest/flatMap", expecting: [0], countsLive: false) { AnyDepthTests.nest(50, latest: false) }
+        AnyDepthTests.check("nest/flatMapLatest", expecting: [0], countsLive: false) {
+            AnyDepthTests.nest(50, latest: true)
+        }
         let scheduler = TestScheduler()
-        AnyDepthTests.check("retry with delay", expecting: [42], { scheduler.run() }) {
+        AnyDepthTests.check("retry with delay", expecting: [42], countsLive: false, { scheduler.run() }) {
             AnyDepthTests.fetchWithRetry(50, on: scheduler)
         }
-        AnyDepthTests.check("pager", expecting: Array(0..<50)) { AnyDepthTests.pager(50) }
-        AnyDepthTests.check("nested then", expecting: [0]) { AnyDepthTests.nestedThen(50) }
+        AnyDepthTests.check("pager", expecting: Array(0..<50), countsLive: false) { AnyDepthTests.pager(50) }
+        AnyDepthTests.check("nested then", expecting: [0], countsLive: false) { AnyDepthTests.nestedThen(50) }
     }
 }
