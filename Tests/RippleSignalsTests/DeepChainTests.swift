@@ -7,7 +7,7 @@ import Testing
 
 /// Issue 19 item 7: a chain of 10,000 `map`, `take`, `then` or `flatMap` operators is built, subscribes, delivers,
 /// completes, disposes and is freed on a thread with iOS's 512 KiB secondary-thread stack (the trampoline in
-/// `SubscriptionDepth`, the release barriers and drain in Recipe.swift). Each test runs in a child process, so a stack
+/// `SubscriptionTrampoline`, the release barriers and drain in Recipe.swift). Each test runs in a child process, so a stack
 /// overflow fails the test, not the run; the child checks the values, the completion and the live subscriber count,
 /// and stops with a message if one is wrong.
 @Suite("Deep chains: 10,000 operators on a 512 KiB thread")
@@ -73,7 +73,7 @@ struct DeepChainTests {
         DepthTests.onSmallStack {
             let source = Source()
             body(source, chain(operatorName, over: source.signal, depth: depth))
-            precondition(RecipeDrain.isIdle, "\(operatorName): the release drain was left with work")
+            precondition(RecipeRelease.isIdle, "\(operatorName): the release drain was left with work")
         }
     }
 
@@ -222,7 +222,7 @@ struct DeepChainTests {
         await #expect(processExitsWith: .success) { [operatorName] in
             DepthTests.onSmallStack {
                 _ = DeepChainTests.recipe(operatorName, depth: 100_000)
-                precondition(RecipeDrain.isIdle, "\(operatorName): the release drain was left with work")
+                precondition(RecipeRelease.isIdle, "\(operatorName): the release drain was left with work")
             }
         }
     }

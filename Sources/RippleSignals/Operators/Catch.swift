@@ -28,9 +28,12 @@ extension Signal {
             let first = source.attach(
                 value: { downstream.send($0) },
                 error: { error in
-                    serial.replace(with: handler(error).attach(
-                        value: { downstream.send($0) }, error: { downstream.sendError($0) },
-                        complete: { downstream.sendComplete() }))
+                    // Subscribed at the downstream's level at least (see `SubscriptionTrampoline`).
+                    serial.replace(with: subscribing(above: downstream.level) {
+                        handler(error).attach(
+                            value: { downstream.send($0) }, error: { downstream.sendError($0) },
+                            complete: { downstream.sendComplete() })
+                    })
                 },
                 complete: { downstream.sendComplete() })
             serial.keepFirst(first)

@@ -57,10 +57,12 @@ final class FlattenMapState<Input: Sendable, Output: Sendable, Failure: Error>: 
     /// own); they own this state. Returns the disposer for the downstream (see `FusedState`).
     @inlinable
     func start(_ upstream: Signal<Input, Failure>) -> Disposer {
+        let trampoline = enterLevel()
         let subscription = upstream.attach(
             value: { self.receive($0) },
             error: { self.fail($0) },
             complete: { self.leave(MemberSlots.sourceID) })
+        trampoline._withUnsafeGuaranteedRef { $0.level &-= 1 }
         lock.lock()
         guard isOpen else {
             lock.unlock()
@@ -82,8 +84,10 @@ final class FlattenMapState<Input: Sendable, Output: Sendable, Failure: Error>: 
         if let just = inner.justValue { return emit(just) }  // releases `lock`
         let id = members.enter()
         lock.unlock()
-        let subscription = inner.attach(value: { self.forward($0) }, error: { self.fail($0) },
-                                        complete: { self.leave(id) })
+        // Subscribed at this state's level at least (see `SubscriptionTrampoline`).
+        let subscription = subscribing(above: level) {
+            inner.attach(value: { self.forward($0) }, error: { self.fail($0) }, complete: { self.leave(id) })
+        }
         lock.lock()
         guard isOpen else {
             lock.unlock()

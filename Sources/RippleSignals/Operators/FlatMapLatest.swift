@@ -105,10 +105,12 @@ final class SwitchToLatestState<Input: Sendable, Output: Sendable, Failure: Erro
     /// own); they own this state. Returns the disposer for the downstream (see `FusedState`).
     @inlinable
     func start(_ upstream: Signal<Input, Failure>) -> Disposer {
+        let trampoline = enterLevel()
         let subscription = upstream.attach(
             value: { self.receive($0) },
             error: { self.fail($0) },
             complete: { self.sourceCompleted() })
+        trampoline._withUnsafeGuaranteedRef { $0.level &-= 1 }
         lock.lock()
         guard isOpen else {
             lock.unlock()
@@ -143,8 +145,10 @@ final class SwitchToLatestState<Input: Sendable, Output: Sendable, Failure: Erro
         lock.unlock()
         previous?.dispose()
         let link = LatestInnerLink(state: self, generation: current)
-        let subscription = next.attach(value: { link.value($0) }, error: { link.error($0) },
-                                       complete: { link.complete() })
+        // Subscribed at this state's level at least (see `SubscriptionTrampoline`).
+        let subscription = subscribing(above: level) {
+            next.attach(value: { link.value($0) }, error: { link.error($0) }, complete: { link.complete() })
+        }
         lock.lock()
         guard generation == current, isOpen else {
             lock.unlock()

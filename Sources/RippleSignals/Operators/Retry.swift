@@ -59,10 +59,13 @@ final class Retrying<Value: Sendable, Failure: Error>: @unchecked Sendable {
             }
             subscriptions += 1
             lock.unlock()
-            let disposer = source.subscribe(SignalSubscriber(
-                value: downstream.send,
-                error: { [self] error in failed(error) },
-                complete: downstream.sendComplete))
+            // Subscribed at the downstream's level at least (see `SubscriptionTrampoline`).
+            let disposer = subscribing(above: downstream.level) {
+                source.subscribe(SignalSubscriber(
+                    value: downstream.send,
+                    error: { [self] error in failed(error) },
+                    complete: downstream.sendComplete))
+            }
             lock.lock()
             current = disposer
             let stop = disposed

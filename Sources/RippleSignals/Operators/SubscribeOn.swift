@@ -8,10 +8,13 @@ extension Signal {
             let serial = SerialDisposer()
             let work = scheduler.schedule {
                 guard !downstream.isDisposed else { return }
-                serial.replace(with: upstream.subscribe(SignalSubscriber(
-                    value: downstream.send,
-                    error: downstream.sendError,
-                    complete: downstream.sendComplete)))
+                // At the downstream's level at least, on whichever thread runs this (see `SubscriptionTrampoline`).
+                serial.replace(with: subscribing(above: downstream.level) {
+                    upstream.subscribe(SignalSubscriber(
+                        value: downstream.send,
+                        error: downstream.sendError,
+                        complete: downstream.sendComplete))
+                })
             }
             return Disposer {
                 work.cancel()

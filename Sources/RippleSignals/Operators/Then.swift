@@ -12,10 +12,13 @@ extension Signal {
                 value: nil,
                 error: downstream.sendError,
                 complete: {
-                    serial.replace(with: next.subscribe(SignalSubscriber(
-                        value: downstream.send,
-                        error: downstream.sendError,
-                        complete: downstream.sendComplete)))
+                    // Subscribed at the downstream's level at least (see `SubscriptionTrampoline`).
+                    serial.replace(with: subscribing(above: downstream.level) {
+                        next.subscribe(SignalSubscriber(
+                            value: downstream.send,
+                            error: downstream.sendError,
+                            complete: downstream.sendComplete))
+                    })
                 }))
             serial.keepFirst(first)
             return Disposer { serial.dispose() }

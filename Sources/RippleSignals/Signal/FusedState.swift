@@ -1,4 +1,5 @@
 import RippleCore
+import Synchronization
 
 // Invariants:
 // - A fused operator with inputs that may send from several threads (`flatMap`, `flatMapLatest`) makes no subscriber
@@ -18,6 +19,11 @@ import RippleCore
 //   over a source the optimiser cannot see through, 19,994 → 14,787 and 14,096 → 10,345; BENCHMARKS.md). The
 //   price: a lock pair per level per value where a subscriber's two compare-exchanges were (FlatMapsPumping 389 →
 //   473 instructions a value).
+// - Depth (see `SubscriptionTrampoline`): a state takes a level when it starts, as a subscriber does, and raises the
+//   thread's level to it while it subscribes an inner signal. A state `deepLevel` or more levels deep is a
+//   checkpoint: each hand-off to the downstream, and the freeing of the downstream's callbacks, is a counted step of
+//   the trampoline; a step queued for the root goes through `pending` (with `emitting` set, so later emissions queue
+//   behind it), so the downstream still hears everything in order.
 
 let fusedStateCounter = LiveObjectCounter("Signal.FusedOperatorState")
 
@@ -51,7 +57,20 @@ class FusedState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sendabl
     @usableFromInline @exclusivity(unchecked) final var disposed = false
     /// Some thread is calling the downstream; others queue behind it in `pending`.
     @usableFromInline @exclusivity(unchecked) final var emitting = false
+    /// `level >= SubscriptionTrampoline.deepLevel`: a checkpoint (see the invariants above). Written once in `start`,
+    /// before any input can emit.
+    @usableFromInline @exclusivity(unchecked) final var deep = false
+    /// Its level (see `SubscriptionTrampoline`); written once in `start`. Next to the flags: no extra word.
+    @usableFromInline @exclusivity(unchecked) final var level: UInt32 = 0
     @usableFromInline @exclusivity(unchecked) final var pending: [Emission] = []
+    /// Copies of the callbacks, set by `deinit` at a checkpoint: declared last, so it is destroyed after them, and
+    /// frees what they held as a counted step (see `CallbackRelease`).
+    @exclusivity(unchecked) final var releaseLast: CallbackRelease?
+    #if RIPPLE_INTERNAL_CHECKS
+    /// Downstream callbacks running now (at most one), and whether the terminal one ran.
+    @usableFromInline let callbacksRunning = Atomic<Int>(0)
+    @usableFromInline let terminalDelivered = Atomic<Bool>(false)
+    #endif
 
     @inlinable
     init(value: @escaping @Sendable (Output) -> Void, keep: (@Sendable (Output) -> Bool)?,
@@ -66,6 +85,49 @@ class FusedState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sendabl
 
     deinit {
         fusedStateCounter.decrement()
+        if deep {
+            releaseLast = CallbackRelease(onValue, onError, onComplete)
+        }
+    }
+
+    /// Takes this state's level (see the invariants above); returns the trampoline, whose `level` the caller
+    /// decrements once its source is attached. Out of line: it runs once per subscription.
+    @usableFromInline @inline(never)
+    final func enterLevel() -> Unmanaged<SubscriptionTrampoline> {
+        let (trampoline, level) = enterFusedLevel()
+        self.level = level
+        deep = Int(level) >= SubscriptionTrampoline.deepLevel
+        return trampoline
+    }
+
+    /// Checks the hand-off's invariants before a downstream callback runs (`RIPPLE_INTERNAL_CHECKS`): the calling
+    /// thread holds `emitting`, no other callback runs, nothing follows the terminal event, which comes after
+    /// `ended`.
+    @inlinable @inline(__always)
+    final func checkCallback(terminal: Bool) {
+        #if RIPPLE_INTERNAL_CHECKS
+        lock.lock()
+        let handingOff = emitting
+        let closed = ended
+        lock.unlock()
+        precondition(handingOff, "Ripple internal check: a fused state called its downstream without emitting")
+        precondition(callbacksRunning.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0,
+                     "Ripple internal check: two downstream callbacks of one fused state ran at once")
+        precondition(!terminalDelivered.load(ordering: .acquiring),
+                     "Ripple internal check: a fused state called its downstream after the terminal event")
+        if terminal {
+            precondition(closed, "Ripple internal check: a fused state's terminal event before it ended")
+            terminalDelivered.store(true, ordering: .releasing)
+        }
+        #endif
+    }
+
+    /// The callback `checkCallback` checked returned.
+    @inlinable @inline(__always)
+    final func checkCallbackReturned() {
+        #if RIPPLE_INTERNAL_CHECKS
+        callbacksRunning.wrappingSubtract(1, ordering: .acquiringAndReleasing)
+        #endif
     }
 
     /// Whether inputs may still emit: neither ended nor disposed. Called with `lock` held.
@@ -99,14 +161,68 @@ class FusedState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sendabl
             return lock.unlock()
         }
         emitting = true
+        if deep { return emitAtCheckpoint(.value(output)) }
         lock.unlock()
-        if keep?(output) ?? true { onValue(output) }
+        if keep?(output) ?? true {
+            checkCallback(terminal: false)
+            onValue(output)
+            checkCallbackReturned()
+        }
         lock.lock()
         if pending.isEmpty {
             emitting = false
             return lock.unlock()
         }
         drain()
+    }
+
+    /// `emit`, `emitCompletion` or `emitError` at a checkpoint, once this thread has set `emitting` (with `lock`
+    /// held; releases it): a counted step of the trampoline, or queued for the root through `pending`.
+    @usableFromInline @inline(never)
+    final func emitAtCheckpoint(_ emission: Emission) {
+        currentTrampoline()._withUnsafeGuaranteedRef { trampoline in
+            switch trampoline.route() {
+            case .queue:
+                pending.append(emission)
+                lock.unlock()
+                trampoline.enqueue {
+                    self.lock.lock()
+                    self.drain()
+                }
+            case .run:
+                lock.unlock()
+                trampoline.nested &+= 1
+                deliverEmitting(emission)
+                trampoline.nested &-= 1
+            case .root:
+                lock.unlock()
+                trampoline.runAsRoot { deliverEmitting(emission) }
+            }
+        }
+    }
+
+    /// Delivers `emission` from the emitting thread (`lock` not held), then what queued behind it.
+    final func deliverEmitting(_ emission: Emission) {
+        switch emission {
+        case .value(let output):
+            if keep?(output) ?? true {
+            checkCallback(terminal: false)
+            onValue(output)
+            checkCallbackReturned()
+        }
+            lock.lock()
+            drain()
+        case .error(let error):
+            checkCallback(terminal: true)
+            onError(error)
+            checkCallbackReturned()
+            releaseInputs()
+        case .complete:
+            checkCallback(terminal: true)
+            onComplete()
+            checkCallbackReturned()
+            releaseInputs()
+        }
     }
 
     /// Called with `lock` held; releases it. Completes the downstream now, or after the emissions before it; then
@@ -119,8 +235,11 @@ class FusedState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sendabl
             return lock.unlock()
         }
         emitting = true
+        if deep { return emitAtCheckpoint(.complete) }
         lock.unlock()
+        checkCallback(terminal: true)
         onComplete()
+        checkCallbackReturned()
         releaseInputs()
     }
 
@@ -134,8 +253,11 @@ class FusedState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sendabl
             return lock.unlock()
         }
         emitting = true
+        if deep { return emitAtCheckpoint(.error(error)) }
         lock.unlock()
+        checkCallback(terminal: true)
         onError(error)
+        checkCallbackReturned()
         releaseInputs()
     }
 
@@ -151,16 +273,27 @@ class FusedState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sendabl
             lock.unlock()
             switch emission {
             case .value(let output):
-                if keep?(output) ?? true { onValue(output) }
+                if keep?(output) ?? true {
+            checkCallback(terminal: false)
+            onValue(output)
+            checkCallbackReturned()
+        }
             case .error(let error):
+                checkCallback(terminal: true)
                 onError(error)
+                checkCallbackReturned()
                 return releaseInputs()
             case .complete:
+                checkCallback(terminal: true)
                 onComplete()
+                checkCallbackReturned()
                 return releaseInputs()
             }
             lock.lock()
         }
+        #if RIPPLE_INTERNAL_CHECKS
+        precondition(emitting, "Ripple internal check: a fused state drained without emitting")
+        #endif
         pending.removeAll(keepingCapacity: !disposed)
         emitting = false
         lock.unlock()
@@ -183,11 +316,11 @@ class FusedState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sendabl
     @usableFromInline
     func releaseInputs() {}
 
-    /// Disposes `disposer`: deep in the stack queued for the root, as a subscription's cleanup is (a chain of fused
-    /// levels disposes one level from inside the next; see `SubscriptionDepth`).
+    /// Disposes `disposer` as a counted step of the trampoline, as a subscription's cleanup is (a chain of fused
+    /// levels disposes one level from inside the next; see `SubscriptionTrampoline`).
     @usableFromInline
     final func release(_ disposer: Disposer) {
-        currentSubscriptionDepth()._withUnsafeGuaranteedRef { $0.dispose(disposer) }
+        currentTrampoline()._withUnsafeGuaranteedRef { $0.dispose(disposer) }
     }
 
     /// Ends the subscription: nothing more is delivered (queued emissions, a queued terminal event too, are

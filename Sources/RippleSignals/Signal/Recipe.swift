@@ -14,7 +14,7 @@
 //   specialised code. A box per operator instead (a generic class) cost ~500 instructions per operator freed, its
 //   unspecialised `deinit` looking up the metadata of `Signal<Value, Failure>` (callgrind, MapFilterCreating:
 //   10,722 → 16,852 per chain). A barrier costs one allocation and one forwarding call per subscription per interval.
-// - The same depth spaces out the stack checks of a fused map/filter chain (see `attach(value:keep:error:complete:)`).
+// - The same depth spaces out the cuts of a fused map/filter chain (see `attach(value:keep:error:complete:)`).
 
 extension Signal {
     /// This signal as an operator stacked on it captures it: itself, or behind a release barrier at every
@@ -37,8 +37,9 @@ extension Signal {
         (inputs.map(\.asUpstream), inputs.map(\.depthAbove).max() ?? 1)
     }
 
-    /// A fused map/filter chain checks the stack at every this many levels (see `attach(value:keep:error:complete:)`).
-    @inlinable static var fusedCheckInterval: UInt8 { 16 }
+    /// A fused map/filter chain is cut by a subscriber at every this many levels (see
+    /// `attach(value:keep:error:complete:)`).
+    @inlinable static var fusedCutInterval: UInt8 { 16 }
 
     /// The same signal at the same depth, holding this one through a `ReleaseBarrier`. Out of line and
     /// unspecialised: it runs once per interval when building, and its closures once per interval when subscribing.

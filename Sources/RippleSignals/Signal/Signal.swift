@@ -104,13 +104,11 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
                 complete: @escaping @Sendable () -> Void) -> Disposer {
         switch body {
         case .fused(let fused):
-            // Only the stack is checked here, not counted: leaving the level afterwards would cost the tail call
-            // (callgrind: ~115 instructions per fused operator when subscribing, against ~30). And only at every
-            // `fusedCheckInterval`-th level of the recipe (consecutive within a fused chain): a check at each level
-            // cost ~90 instructions per level (a thread-local lookup; callgrind, MapFilterCreating). Deep in the
-            // stack the chain is cut: the rest subscribes through a subscriber, queued for the root (see
-            // `SubscriptionDepth`).
-            if depth % Self.fusedCheckInterval == 0, mustCutFusedChain() {
+            // A fused chain makes no subscriber per level, so nothing counts its levels: every
+            // `fusedCutInterval`-th level of the recipe (consecutive within a fused chain) it is cut by a checkpoint
+            // subscriber whose subscription is queued for the root (see `SubscriptionTrampoline`). A test of the
+            // recipe's depth byte, not a thread-local lookup (~90 instructions; callgrind, MapFilterCreating).
+            if depth % Self.fusedCutInterval == 0 {
                 return attachThroughSubscriber(value: value, keep: keep, error: error, complete: complete)
             }
             return fused(value, keep, error, complete)
@@ -177,7 +175,7 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     }
 
     /// Subscribes a fused chain's remaining operators through a checkpoint subscriber, whose subscription is queued
-    /// for the root (see `SubscriptionDepth`): cuts a fused chain that reached deep into the stack.
+    /// for the root unless it is the root (see `SubscriptionTrampoline`): cuts a long fused chain.
     @usableFromInline @inline(never)
     func attachThroughSubscriber(value: @escaping @Sendable (Value) -> Void,
                                  keep: (@Sendable (Value) -> Bool)?,
@@ -187,6 +185,7 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
             SignalSubscriber<Value, Failure>(value: { if keep($0) { value($0) } }, error: error, complete: complete)
         } ?? SignalSubscriber(value: value, error: error, complete: complete)
         subscriber.flags |= SubscriberFlags.checkpoint
+        if subscriber.flags & SubscriberFlags.root == 0 { subscriber.flags |= SubscriberFlags.deferred }
         return subscribe(subscriber)
     }
 }

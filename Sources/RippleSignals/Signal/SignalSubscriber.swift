@@ -5,14 +5,13 @@ let subscriberCounter = LiveObjectCounter("Signal.SignalSubscriber")
 
 /// Counts a subscriber made by `SignalSubscriber.init`, which is inlinable and cannot name the package-level counter.
 /// A subscriber is made right before its subscription's action runs and attached right after, so it also enters
-/// one level of subscription nesting, checking the stack (see `SubscriptionDepth`); ``SignalSubscriber/attach(_:)``
-/// leaves it. Here rather than around the action in `Signal.subscribe(_:)`, which is inlined into every operator:
+/// one level of subscription (see `SubscriptionTrampoline`); ``SignalSubscriber/attach(_:)`` leaves it. Here rather than around the action in `Signal.subscribe(_:)`, which is inlined into every operator:
 /// code there made the optimiser stop inlining it (callgrind, FlatMapsCreating: 12,750 instructions per chain
 /// against 11,332 without the check; here it costs ~30 per subscription).
 @usableFromInline
-func countSubscriberMade() -> (Unmanaged<SubscriptionDepth>, UInt8) {
+func countSubscriberMade() -> (Unmanaged<SubscriptionTrampoline>, UInt8, UInt32) {
     subscriberCounter.increment()
-    return enterSubscription("Signal.subscribe")
+    return enterSubscription()
 }
 
 /// Receives a signal's events and enforces the grammar: values, then at most one error *or* completion.
@@ -49,13 +48,15 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
     @usableFromInline let onValue: (@Sendable (Value) -> Void)?
     @usableFromInline let onError: (@Sendable (Failure) -> Void)?
     @usableFromInline let onComplete: (@Sendable () -> Void)?
-    /// The nesting level this subscriber entered when it was made (its thread's), left when it is attached: kept
-    /// rather than looked up again (a second thread-local lookup per subscription). The object stays 112 bytes in
-    /// glibc's allocator.
-    @usableFromInline let nesting: Unmanaged<SubscriptionDepth>
-    /// `SubscriberFlags`: root, deferred, checkpoint (see `SubscriptionDepth`). Written only before the subscriber
-    /// is handed to an action, so other threads read it unsynchronised.
+    /// The trampoline whose level this subscriber entered when it was made (its thread's), left when it is attached:
+    /// kept rather than looked up again (a second thread-local lookup per subscription).
+    @usableFromInline let nesting: Unmanaged<SubscriptionTrampoline>
+    /// `SubscriberFlags`: root, deferred, checkpoint (see `SubscriptionTrampoline`). Written only before the
+    /// subscriber is handed to an action, so other threads read it unsynchronised.
     @usableFromInline @exclusivity(unchecked) var flags: UInt8
+    /// Its level (see `SubscriptionTrampoline`): operators that subscribe from its callbacks raise the thread's level
+    /// to it. Next to `flags`, in the same word: the object does not grow.
+    @usableFromInline let level: UInt32
     /// Copies of the callbacks, set by `deinit` when this subscriber starts freeing a deep chain: declared last, so
     /// it is destroyed after the callbacks, and its own `deinit` frees what they held as a root (see
     /// `CallbackRelease`).
@@ -70,7 +71,7 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
         onValue = value
         onError = error
         onComplete = complete
-        (nesting, flags) = countSubscriberMade()
+        (nesting, flags, level) = countSubscriberMade()
     }
 
     deinit {
@@ -87,22 +88,10 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
         }
     }
 
-    /// Freeing a checkpoint subscriber frees the chain its callbacks hold, recursively: deep in the stack its
-    /// callbacks are kept alive by a queued step instead (freed by the root); near the top it becomes the root for
-    /// that freeing (see `releaseLast`).
+    /// Freeing a checkpoint subscriber frees the chain its callbacks hold, recursively: that is a counted step of
+    /// the trampoline, taken when `releaseLast` is freed, after the callbacks themselves.
     private func releaseDeep() {
-        // The freeing thread's state, not `nesting`: that is the subscribing thread's.
-        currentSubscriptionDepth()._withUnsafeGuaranteedRef { depth in
-            switch depth.route("SignalSubscriber.deinit (freeing a chain)") {
-            case .run:
-                break
-            case .queue:
-                let held = CallbackRelease(onValue, onError, onComplete)
-                depth.enqueue(depth: depth.depth) { held.release() }
-            case .root:
-                releaseLast = CallbackRelease(onValue, onError, onComplete)
-            }
-        }
+        releaseLast = CallbackRelease(onValue, onError, onComplete)
     }
 
     /// Sends a value. Ignored after an error, a completion or disposal.
@@ -237,13 +226,17 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
     }
 
     private func deliverError(_ error: Failure) {
+        core.checkCallback(terminal: true)
         onError?(error)
+        core.checkCallbackReturned()
         core.lock.lock()
         core.finish()
     }
 
     private func deliverComplete() {
+        core.checkCallback(terminal: true)
         onComplete?()
+        core.checkCallbackReturned()
         core.lock.lock()
         core.finish()
     }
@@ -251,7 +244,9 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
     func deliver(_ event: Event) {
         switch event {
         case .value(let value):
+            core.checkCallback(terminal: false)
             onValue?(value)
+            core.checkCallbackReturned()
         case .error(let error):
             deliverError(error)
         case .complete:
@@ -305,6 +300,17 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
 
     @inline(never)
     private func enqueue(_ event: Event) {
+        #if RIPPLE_INTERNAL_CHECKS
+        let state = core.state.load(ordering: .acquiring)
+        precondition(state & SubscriptionCore.delivering != 0 && state & SubscriptionCore.hasQueue != 0,
+                     "Ripple internal check: a SignalSubscriber queued an event outside delivering (state \(state))")
+        if case .value = event {
+            precondition(state & SubscriptionCore.closed == 0,
+                         "Ripple internal check: a SignalSubscriber queued a value after it closed (state \(state))")
+        }
+        precondition(queue.count == queued && head <= queued,
+                     "Ripple internal check: SignalSubscriber queue \(queue.count), queued \(queued), head \(head)")
+        #endif
         queue.append(event)
         queued += 1
     }
@@ -335,27 +341,35 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
             deliverAtCheckpoint(value)
             return
         }
+        core.checkCallback(terminal: false)
         onValue?(value)
+        core.checkCallbackReturned()
         leave()
     }
 
-    /// Delivers `value` as `send` does (this thread is `delivering`), from a checkpoint subscriber: queued behind
-    /// `delivering` for the root when the stack is low (see `SubscriptionDepth`).
+    /// Delivers `value` as `send` does (this thread is `delivering`), from a checkpoint subscriber: a counted step,
+    /// queued behind `delivering` for the root once `maxNested` are on the stack (see `SubscriptionTrampoline`).
     @inline(never)
     private func deliverAtCheckpoint(_ value: Value) {
-        // The delivering (or freeing) thread's state, not `nesting`: that is the subscribing thread's.
-        currentSubscriptionDepth()._withUnsafeGuaranteedRef { depth in
-            switch depth.route("SignalSubscriber.send") {
+        // The delivering thread's trampoline, not `nesting`: that is the subscribing thread's.
+        currentTrampoline()._withUnsafeGuaranteedRef { trampoline in
+            switch trampoline.route() {
             case .run:
+                trampoline.nested &+= 1
+                core.checkCallback(terminal: false)
                 onValue?(value)
+                core.checkCallbackReturned()
                 leave()
+                trampoline.nested &-= 1
             case .root:
-                depth.runAsRoot {
+                trampoline.runAsRoot {
+                    core.checkCallback(terminal: false)
                     onValue?(value)
+                    core.checkCallbackReturned()
                     leave()
                 }
             case .queue:
-                queueDrain(depth, .value(value))
+                queueDrain(trampoline, .value(value))
             }
         }
     }
@@ -364,19 +378,21 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
     /// `deliverAtCheckpoint(_:)` does a value.
     @inline(never)
     private func deliverAtCheckpoint(_ event: Event) {
-        // The delivering (or freeing) thread's state, not `nesting`: that is the subscribing thread's.
-        currentSubscriptionDepth()._withUnsafeGuaranteedRef { depth in
-            switch depth.route(event.isError ? "SignalSubscriber.sendError" : "SignalSubscriber.sendComplete") {
+        // The delivering thread's trampoline, not `nesting`: that is the subscribing thread's.
+        currentTrampoline()._withUnsafeGuaranteedRef { trampoline in
+            switch trampoline.route() {
             case .run:
+                trampoline.nested &+= 1
                 deliver(event)
                 drain()
+                trampoline.nested &-= 1
             case .root:
-                depth.runAsRoot {
+                trampoline.runAsRoot {
                     deliver(event)
                     drain()
                 }
             case .queue:
-                queueDrain(depth, event)
+                queueDrain(trampoline, event)
             }
         }
     }
@@ -394,19 +410,25 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
     }
 
     /// Queues `event` (this thread is `delivering`, so later events queue behind it) and has the root drain it.
-    private func queueDrain(_ depth: SubscriptionDepth, _ event: Event) {
+    private func queueDrain(_ trampoline: SubscriptionTrampoline, _ event: Event) {
         core.lock.lock()
         core.state.bitwiseOr(SubscriptionCore.hasQueue, ordering: .acquiringAndReleasing)
         enqueue(event)
         core.lock.unlock()
-        depth.enqueue(depth: depth.depth) { self.drain() }
+        trampoline.enqueue { self.drain() }
     }
 
     /// Hands over the cleanup the signal's action returned; runs it at once if the subscription already finished.
-    /// A root then runs what its subscription queued (see `SubscriptionDepth`).
+    /// A root then runs what its subscription queued (see `SubscriptionTrampoline`).
     @usableFromInline
     func attach(_ disposer: Disposer) {
-        nesting._withUnsafeGuaranteedRef { $0.depth &-= 1 }
+        nesting._withUnsafeGuaranteedRef { trampoline in
+            #if RIPPLE_INTERNAL_CHECKS
+            precondition(level == UInt32.max || trampoline.level == Int(level),
+                         "Ripple internal check: a subscriber of level \(level) attached at level \(trampoline.level)")
+            #endif
+            trampoline.level &-= 1
+        }
         core.attach(disposer)
         if flags & SubscriberFlags.root != 0 {
             endSubscriptionRoot()
@@ -415,9 +437,9 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
 
     @inline(never)
     private func endSubscriptionRoot() {
-        nesting._withUnsafeGuaranteedRef { depth in
-            depth.runQueued()
-            depth.running = false
+        nesting._withUnsafeGuaranteedRef { trampoline in
+            trampoline.runQueued()
+            trampoline.running = false
         }
     }
 
@@ -425,42 +447,41 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
     /// this subscriber's level, and leaves that level here.
     @usableFromInline
     func deferSubscription(_ subscribe: @escaping () -> Void) {
-        nesting._withUnsafeGuaranteedRef { depth in
-            depth.enqueue(depth: depth.depth, subscribe)
-            depth.depth &-= 1
+        nesting._withUnsafeGuaranteedRef { trampoline in
+            trampoline.enqueue(subscribe)
+            trampoline.level &-= 1
         }
     }
 }
 
-extension SignalSubscriber.Event {
-    var isError: Bool {
-        if case .error = self { true } else { false }
-    }
-}
-
-/// Copies of a freed checkpoint subscriber's callbacks (see `SignalSubscriber.releaseDeep`). Freeing it as the last
-/// field of that subscriber frees what the callbacks held as this thread's root; `release()` frees them as a queued
-/// step.
+/// Copies of a freed checkpoint's callbacks (see `SignalSubscriber.releaseDeep`, `FusedState`). Freed as the last
+/// field of that object, it frees what the callbacks held as one counted step of the trampoline: now, as the root,
+/// or queued (the queued step keeps them alive until it runs).
 @usableFromInline
 final class CallbackRelease: @unchecked Sendable {
-    private var held: (Any?, Any?, Any?)
+    private var held: (Any?, Any?, Any?)?
 
     init(_ value: Any?, _ error: Any?, _ complete: Any?) {
         held = (value, error, complete)
     }
 
-    func release() {
-        held = (nil, nil, nil)
+    deinit {
+        let box = HeldCallbacks(held)
+        held = nil
+        currentTrampoline()._withUnsafeGuaranteedRef { $0.step { box.release() } }
+    }
+}
+
+/// What a `CallbackRelease` held, while a trampoline step frees it.
+private final class HeldCallbacks: @unchecked Sendable {
+    private var held: (Any?, Any?, Any?)?
+
+    init(_ held: (Any?, Any?, Any?)?) {
+        self.held = held
     }
 
-    deinit {
-        currentSubscriptionDepth()._withUnsafeGuaranteedRef { depth in
-            if depth.running {
-                release()
-            } else {
-                depth.runAsRoot { release() }
-            }
-        }
+    func release() {
+        held = nil
     }
 }
 

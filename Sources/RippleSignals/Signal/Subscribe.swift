@@ -18,7 +18,7 @@ extension Signal {
     }
 
     /// `attach(_:)` as this thread's root when none runs: a fused chain makes no subscriber at its top to be one,
-    /// and its subscription may queue a cut (see `SubscriptionDepth`).
+    /// and its subscription may queue a cut (see `SubscriptionTrampoline`).
     @inlinable
     func attachAsRoot(_ callbacks: Callbacks<Value, Failure>) -> Disposer {
         let began = beginRoot()

@@ -20,6 +20,11 @@ final class SubscriptionCore: Disposer, @unchecked Sendable {
     static var hasQueue: Int { 4 }
 
     let lock = RawLock()
+    #if RIPPLE_INTERNAL_CHECKS
+    /// Callbacks of the subscriber running now (at most one), and whether its terminal event was delivered.
+    let callbacksRunning = Atomic<Int>(0)
+    let terminalDelivered = Atomic<Bool>(false)
+    #endif
     /// True once the cleanup is due (terminal event delivered, or disposed). Guarded by `lock`.
     @exclusivity(unchecked) var finished = false
     @exclusivity(unchecked) private var cleanup: Disposer?
@@ -46,8 +51,42 @@ final class SubscriptionCore: Disposer, @unchecked Sendable {
         finish()
     }
 
+    /// Checks the state word's invariants before a callback of the subscriber runs (`RIPPLE_INTERNAL_CHECKS`): this
+    /// thread is delivering; no other callback runs; nothing follows the terminal event, which comes after
+    /// `closed`.
+    @inline(__always)
+    func checkCallback(terminal: Bool) {
+        #if RIPPLE_INTERNAL_CHECKS
+        let word = state.load(ordering: .acquiring)
+        precondition(word & ~(Self.closed | Self.delivering | Self.hasQueue) == 0 && word & Self.delivering != 0,
+                     "Ripple internal check: a SignalSubscriber callback ran outside delivering (state \(word))")
+        precondition(callbacksRunning.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0,
+                     "Ripple internal check: two callbacks of one SignalSubscriber ran at once")
+        precondition(!terminalDelivered.load(ordering: .acquiring),
+                     "Ripple internal check: a SignalSubscriber callback ran after its terminal event")
+        if terminal {
+            precondition(word & Self.closed != 0, "Ripple internal check: a terminal event delivered before closing")
+            terminalDelivered.store(true, ordering: .releasing)
+        }
+        #endif
+    }
+
+    /// The callback `checkCallback` checked returned.
+    @inline(__always)
+    func checkCallbackReturned() {
+        #if RIPPLE_INTERNAL_CHECKS
+        callbacksRunning.wrappingSubtract(1, ordering: .acquiringAndReleasing)
+        #endif
+    }
+
     /// Called with `lock` held; releases it. Runs the cleanup once.
     func finish() {
+        #if RIPPLE_INTERNAL_CHECKS
+        let word = state.load(ordering: .acquiring)
+        precondition(word & Self.closed != 0, "Ripple internal check: a subscription finished without closing (\(word))")
+        precondition(word & Self.hasQueue == 0 || word & Self.delivering != 0,
+                     "Ripple internal check: hasQueue without delivering (state \(word))")
+        #endif
         guard !finished else {
             lock.unlock()
             return
@@ -58,8 +97,8 @@ final class SubscriptionCore: Disposer, @unchecked Sendable {
         lock.unlock()
         if let taken {
             // A cleanup is often the next subscription's core: disposing a chain recurses once per operator, so
-            // deep in the stack it is queued for the root (see `SubscriptionDepth`). No closure unless queued.
-            currentSubscriptionDepth()._withUnsafeGuaranteedRef { $0.dispose(taken) }
+            // each is a counted step of the trampoline (see `SubscriptionTrampoline`). No closure unless queued.
+            currentTrampoline()._withUnsafeGuaranteedRef { $0.dispose(taken) }
         }
     }
 
