@@ -53,8 +53,10 @@ final class ContentionGraph: Sendable {
 }
 
 /// Runs `body(thread)` on `count` new threads, released together once all exist; `measure` brackets the part where
-/// they run. Returns when every thread has finished.
-func runThreads(_ count: Int, measure: (() -> Void) -> Void, _ body: @escaping @Sendable (Int) -> Void) {
+/// they run. Returns when every thread has finished; stops the run if they have not after `deadline` seconds (a
+/// deadlock must fail loudly, not hang the suite).
+func runThreads(_ count: Int, deadline: Int = 120, measure: (() -> Void) -> Void,
+                _ body: @escaping @Sendable (Int) -> Void) {
     let ready = DispatchSemaphore(value: 0)
     let start = DispatchSemaphore(value: 0)
     let done = DispatchSemaphore(value: 0)
@@ -70,7 +72,11 @@ func runThreads(_ count: Int, measure: (() -> Void) -> Void, _ body: @escaping @
     for _ in 0..<count { ready.wait() }
     measure {
         for _ in 0..<count { start.signal() }
-        for _ in 0..<count { done.wait() }
+        for finished in 0..<count {
+            if done.wait(timeout: .now() + .seconds(deadline)) == .timedOut {
+                fatalError("\(finished) of \(count) threads finished within \(deadline) s: deadlocked or starved")
+            }
+        }
     }
 }
 
