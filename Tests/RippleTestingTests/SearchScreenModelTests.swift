@@ -3,20 +3,19 @@ import RippleSignals
 import RippleTesting
 import Testing
 
-/// A search service on the virtual clock: each request answers after `latency`, logs when it starts and when it is
-/// cancelled before answering, and fails its first `failures` attempts.
+/// A search service on the virtual clock: each request answers after `latency`; it logs when each request starts
+/// and when one is cancelled before answering, and fails its first `failures` attempts.
 final class FakeSearchService: Sendable {
-    static let catalog = ["rain", "ripple", "river", "rivet", "swift"]
     let log = Recorder<String>()
     private let scheduler: TestScheduler
     private let latency: Duration
-    private let failures: Recorder<Int> = Recorder()
-    private let failuresWanted: Int
+    private let attempts = Recorder<Int>()
+    private let failures: Int
 
     init(scheduler: TestScheduler, latency: Duration = .milliseconds(200), failures: Int = 0) {
         self.scheduler = scheduler
         self.latency = latency
-        self.failuresWanted = failures
+        self.failures = failures
     }
 
     struct Unreachable: Error {}
@@ -24,15 +23,15 @@ final class FakeSearchService: Sendable {
     func search(_ text: String) -> Signal<[String], any Error> {
         Signal { [self] subscriber in
             log.record("start \(text) @\(scheduler.now)")
-            let fail = failures.values.count < failuresWanted
-            if fail { failures.record(1) }
+            attempts.record(1)
+            let fails = attempts.values.count <= failures
             let answered = Recorder<Bool>()
             let timer = scheduler.schedule(after: latency) {
                 answered.record(true)
-                if fail {
+                if fails {
                     subscriber.sendError(Unreachable())
                 } else {
-                    subscriber.send(Self.catalog.filter { $0.hasPrefix(text) })
+                    subscriber.send(["rain", "ripple", "river", "rivet", "swift"].filter { $0.hasPrefix(text) })
                     subscriber.sendComplete()
                 }
             }
@@ -46,7 +45,71 @@ final class FakeSearchService: Sendable {
 }
 
 /// The search screen's view model, tested on one virtual clock: the `@MainActor` test reads `model.state` right after
-/// `advance` — no `Task.yield()`, no waiting.
+/// `advance` — no `Task.yield()`, no waiting. The fake service and this suite are the article "Testing a main-actor
+/// view model" (Ripple.docc) verbatim; the suite after it adds the cases the article leaves out.
+@Suite("The search screen's view model, as in the article") @MainActor
+struct SearchModelTests {
+    @Test func typingQuicklySearchesOnceWithALoadingState() {
+        let scheduler = TestScheduler()
+        let service = FakeSearchService(scheduler: scheduler)
+        let model = SearchModel(search: service.search, clock: scheduler, delivery: scheduler.mainActor)
+        for text in ["r", "ri", "riv"] {                  // typed at 0, 0.1 and 0.2 s
+            model.query = text
+            scheduler.advance(by: .milliseconds(100))
+        }
+        scheduler.advance(by: .milliseconds(200))        // 300 ms after "riv": one request
+        #expect(model.state == .loading)
+        scheduler.advance(by: .milliseconds(200))        // its answer
+        #expect(model.state == .loaded(["river", "rivet"]))
+        #expect(service.log.values == ["start riv @0.5 seconds"])
+    }
+
+    @Test func aNewQueryCancelsTheStaleRequest() {
+        let scheduler = TestScheduler()
+        let service = FakeSearchService(scheduler: scheduler, latency: .seconds(1))
+        let model = SearchModel(search: service.search, clock: scheduler, delivery: scheduler.mainActor)
+        model.query = "ri"
+        scheduler.advance(by: .milliseconds(500))        // "ri" settled at 0.3 s and is in flight
+        model.query = "rai"
+        scheduler.advance(by: .milliseconds(300))        // "rai" settles: "ri" is cancelled, not just ignored
+        #expect(service.log.values == ["start ri @0.3 seconds", "cancel ri @0.8 seconds", "start rai @0.8 seconds"])
+        scheduler.advance(by: .seconds(1))
+        #expect(model.state == .loaded(["rain"]))
+    }
+
+    @Test func aFailedRequestIsRetriedThenGivesAMessage() {
+        let scheduler = TestScheduler()
+        let service = FakeSearchService(scheduler: scheduler, failures: 3)
+        let model = SearchModel(search: service.search, clock: scheduler, delivery: scheduler.mainActor)
+        model.query = "sw"
+        scheduler.advance(by: .seconds(1))
+        #expect(service.log.values.count == 3)          // the request and two retries
+        #expect(model.state == .failed("The search failed."))
+    }
+
+    @Test func aSlowServiceTimesOut() {
+        let scheduler = TestScheduler()
+        let service = FakeSearchService(scheduler: scheduler, latency: .seconds(60))
+        let model = SearchModel(search: service.search, clock: scheduler, delivery: scheduler.mainActor)
+        model.query = "ri"
+        scheduler.advance(by: .milliseconds(5_300))
+        #expect(model.state == .failed("The search took too long."))
+        #expect(service.log.values == ["start ri @0.3 seconds", "cancel ri @5.3 seconds"])
+    }
+
+    @Test func theModelIsFreedWithARequestInFlight() {
+        let scheduler = TestScheduler()
+        let service = FakeSearchService(scheduler: scheduler, latency: .seconds(1))
+        expectReleased { tracker in
+            let model = tracker.track(SearchModel(search: service.search, clock: scheduler,
+                                                  delivery: scheduler.mainActor))
+            model.query = "ri"
+            scheduler.advance(by: .milliseconds(500))
+        }
+    }
+}
+
+/// More of the search screen on one virtual clock: exact instants, a retry that succeeds, a new query after an error.
 @Suite("The search screen's view model on TestScheduler.mainActor")
 @MainActor
 struct SearchScreenModelTests {
