@@ -45,7 +45,8 @@ let package = Package(
         .target(name: "RippleTesting", dependencies: ["RippleCore", "RippleNodes", "RippleSignals"]),
         .executableTarget(
             name: "RippleTour",
-            dependencies: ["RippleCore"] + roomNames.map { .target(name: $0) }
+            // RippleTesting: the app section drives its view models on a virtual clock, as their tests do.
+            dependencies: ["RippleCore", "RippleTesting"] + roomNames.map { .target(name: $0) }
                 + (withActionProtocol ? ["RippleActionProtocol"] : [])),
         .testTarget(name: "RippleCoreTests", dependencies: ["RippleCore", "RippleTesting"]),
         .testTarget(
