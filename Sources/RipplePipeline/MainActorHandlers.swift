@@ -24,8 +24,8 @@ extension Plumber {
     /// The handler is enqueued on the main queue, in the order the packets left the last stage, even when that
     /// happened on the main thread: it runs once the current main-queue work returns.
     ///
-    /// - Parameter scheduler: `.main` (the default), or `TestScheduler.mainActor` in a test, so that advancing the
-    ///   virtual clock runs the handler before `advance` returns.
+    /// `scheduler` is `.main` unless a test passes `TestScheduler.mainActor`, so that advancing the virtual clock
+    /// runs the handler before `advance` returns.
     @discardableResult
     public func onMainActorOutput(on scheduler: some MainActorScheduling = .main,
                                   _ handler: @escaping @MainActor (P) -> Void) -> Plumber<P> {

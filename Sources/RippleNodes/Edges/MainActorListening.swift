@@ -31,8 +31,8 @@ extension Listening {
     /// }
     /// ```
     ///
-    /// - Parameter scheduler: `.main`, or `TestScheduler.mainActor` in a test, so that advancing the virtual clock
-    ///   delivers before `advance` returns.
+    /// `scheduler` is `.main`, or `TestScheduler.mainActor` in a test, so that advancing the virtual clock delivers
+    /// before `advance` returns.
     @discardableResult
     public func withBlock(on scheduler: some MainActorScheduling,
                           _ block: @escaping @MainActor (Value) -> Void) -> any CancelToken {

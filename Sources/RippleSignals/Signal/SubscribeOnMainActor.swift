@@ -28,8 +28,8 @@ extension Signal {
     /// }
     /// ```
     ///
-    /// - Parameter scheduler: where the callbacks run: `.main` (the default), or `TestScheduler.mainActor` in a
-    ///   test, so that advancing the virtual clock delivers before `advance` returns.
+    /// The callbacks run through `scheduler`: `.main` unless a test passes `TestScheduler.mainActor`, so that
+    /// advancing the virtual clock delivers before `advance` returns.
     @inlinable
     public func subscribeOnMainActor(on scheduler: some MainActorScheduling = .main,
                                      value: (@MainActor @Sendable (Value) -> Void)? = nil,
