@@ -45,8 +45,7 @@ let package = Package(
         .target(name: "RippleTesting", dependencies: ["RippleCore", "RippleNodes", "RippleSignals"]),
         .executableTarget(
             name: "RippleTour",
-            // RippleTesting: the app section drives its view models on a virtual clock, as their tests do.
-            dependencies: ["RippleCore", "RippleTesting"] + roomNames.map { .target(name: $0) }
+            dependencies: ["RippleCore"] + roomNames.map { .target(name: $0) }
                 + (withActionProtocol ? ["RippleActionProtocol"] : [])),
         .testTarget(name: "RippleCoreTests", dependencies: ["RippleCore", "RippleTesting"]),
         .testTarget(

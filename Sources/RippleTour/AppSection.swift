@@ -2,12 +2,11 @@ import Observation
 import RippleCore
 import RippleNodes
 import RippleSignals
-import RippleTesting
 
 // The app developer's path (issue 30): the search screen of Getting Started and a sign-up form, each a `@MainActor
-// @Observable` view model, run end to end. Both run on RippleTesting's virtual clock with main-actor delivery
-// through `TestScheduler.mainActor`, exactly as their tests do, so the section prints the same lines on every run
-// and never sleeps; in an app the same models take `.main`.
+// @Observable` view model, run end to end. Both run on a virtual clock with main-actor delivery through its main-actor
+// view (`TourClock`, a small copy of RippleTesting's `TestScheduler` and `TestScheduler.mainActor`), exactly as their
+// tests do, so the section prints the same lines on every run and never sleeps; in an app the same models take `.main`.
 
 /// The app section: a search screen and a form on main-actor view models, their state after each step, the form's
 /// graph.
@@ -19,7 +18,7 @@ let appSection = TourSection(name: "app", summary: "an app's view models: a sear
 private func runAppSection(_ log: TourLog) {
     log.heading("App — a search screen on a @MainActor @Observable view model")
     log.code("debounce → flatMapLatest { request } → retry → timeout → catch → prepend(.loading) → subscribeOnMainActor")
-    let scheduler = TestScheduler()
+    let scheduler = TourClock()
     let service = TourSearchService(scheduler: scheduler)
     let model = TourSearchModel(search: service.search, clock: scheduler, delivery: scheduler.mainActor)
     func show(_ step: String) {
@@ -57,7 +56,7 @@ private func runAppSection(_ log: TourLog) {
     model.query = "swi"
     scheduler.advance(by: .milliseconds(5_300))
     show("typed \"swi\", no answer in 5 s")
-    for line in service.log.values { log.print("  service: \(line)") }
+    for line in service.log.value { log.print("  service: \(line)") }
 
     log.heading("App — a form with derived state and Node.batch")
     log.code("name, email, agreed → combine → valid; the model hears `valid` on the main actor")
@@ -79,7 +78,7 @@ private func runAppSection(_ log: TourLog) {
     for line in form.name.graph(format: .text).split(separator: "\n") { log.print(String(line)) }
 }
 
-private func clock(_ scheduler: TestScheduler) -> String {
+private func clock(_ scheduler: TourClock) -> String {
     let (seconds, attoseconds) = scheduler.now.components
     let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
     return "[\(milliseconds) ms]"
@@ -92,10 +91,10 @@ final class TourSearchService: @unchecked Sendable {
     // on another thread: everything here runs on the thread advancing the clock.
     var latency: Duration = .milliseconds(200)
     var failuresLeft = 0
-    let log = Recorder<String>()
-    private let scheduler: TestScheduler
+    let log = Locked<[String]>([])
+    private let scheduler: TourClock
 
-    init(scheduler: TestScheduler) {
+    init(scheduler: TourClock) {
         self.scheduler = scheduler
     }
 
@@ -103,12 +102,12 @@ final class TourSearchService: @unchecked Sendable {
 
     func search(_ text: String) -> Signal<[String], any Error> {
         Signal { [self] subscriber in
-            log.record("start \"\(text)\" at \(clock(scheduler))")
+            log.withLock { $0.append("start \"\(text)\" at \(clock(scheduler))") }
             let fails = failuresLeft > 0
             if fails { failuresLeft -= 1 }
-            let answered = Recorder<Bool>()
+            let answered = Locked(false)
             let timer = scheduler.schedule(after: latency) {
-                answered.record(true)
+                answered.withLock { $0 = true }
                 if fails {
                     subscriber.sendError(Unreachable())
                 } else {
@@ -117,9 +116,9 @@ final class TourSearchService: @unchecked Sendable {
                 }
             }
             return Disposer { [self] in
-                guard answered.values.isEmpty else { return }
+                guard !answered.value else { return }
                 timer.cancel()
-                log.record("cancel \"\(text)\" at \(clock(scheduler))")
+                log.withLock { $0.append("cancel \"\(text)\" at \(clock(scheduler))") }
             }
         }
     }
