@@ -16,6 +16,16 @@ final class MainActorInbox {
     }
 }
 
+/// What each of several nodes delivered to the main actor.
+@MainActor
+final class PerSourceInbox {
+    var values: [[Int]]
+
+    init(sources: Int) {
+        values = Array(repeating: [], count: sources)
+    }
+}
+
 /// Every test here reads main-actor state right after `advance` and never awaits: no `Task.yield()`, no
 /// continuation. A delivery that still went through the main queue would leave the state empty and fail them.
 @Suite("TestScheduler.mainActor: main-actor delivery on the virtual clock")
@@ -86,6 +96,36 @@ struct MainActorTestSchedulerTests {
         scheduler.advance()
         #expect(inbox.values.count == 4)
         #expect(inbox.everyCallOnMainQueue)
+    }
+
+    @Test @MainActor func deliveriesScheduledFromManyThreadsArriveInOrderPerSource() async {
+        // Eight nodes set from eight tasks at once (real threads of the cooperative pool) schedule their deliveries
+        // onto the clock concurrently; one advance on the main actor then delivers every value, each node's in
+        // setting order.
+        let scheduler = TestScheduler()
+        let bag = CancelBag()
+        let sources = 8
+        let count = 500
+        let inbox = PerSourceInbox(sources: sources)
+        let nodes = (0..<sources).map { _ in MutableNode(0) }
+        for (index, node) in nodes.enumerated() {
+            node.listened(by: bag).withBlock(on: scheduler.mainActor) { @MainActor value in
+                inbox.values[index].append(value)
+            }
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for node in nodes {
+                group.addTask {
+                    for value in 1...count { node.value = value }
+                }
+            }
+        }
+        #expect(inbox.values.allSatisfy { $0.isEmpty })
+        scheduler.mainActor.advance()
+        for values in inbox.values {
+            #expect(values == Array(0...count))
+        }
+        #expect(scheduler.pendingCount == 0)
     }
 
     @Test @MainActor func cancellingADueDeliveryDropsIt() {
