@@ -84,7 +84,7 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
 
     /// Sets what receives the packets that leave the last stage (the seed's `throwPacketBlock`); replaces the
     /// previous handler. Runs on the thread that finished the last stage; for main-actor code use
-    /// ``onMainActorOutput(_:)``.
+    /// ``onMainActorOutput(on:_:)``.
     @discardableResult
     public func onOutput(_ handler: @escaping @Sendable (P) -> Void) -> Plumber<P> {
         core.setOutput(handler)
@@ -93,7 +93,7 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
     }
 
     /// Sets what hears about packets a stage blocked: the packet that stage received and the stage; replaces the
-    /// previous handler. Main-actor form: ``onMainActorBlocked(_:)``.
+    /// previous handler. Main-actor form: ``onMainActorBlocked(on:_:)``.
     @discardableResult
     public func onBlocked(_ handler: @escaping @Sendable (P, StageInfo) -> Void) -> Plumber<P> {
         core.setBlocked(handler)
@@ -102,7 +102,7 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
     }
 
     /// Sets what hears about packets an ``AsyncPipelineStage`` failed by throwing; replaces the previous handler.
-    /// Main-actor form: ``onMainActorFailure(_:)``.
+    /// Main-actor form: ``onMainActorFailure(on:_:)``.
     @discardableResult
     public func onFailure(_ handler: @escaping @Sendable (P, StageInfo, any Error) -> Void) -> Plumber<P> {
         core.setFailure(handler)

@@ -9,6 +9,7 @@ enum Tour {
         pipesSection,
         pipelineSection,
         lifecycleSection,
+        appSection,
     ]
 
     static let usage = """

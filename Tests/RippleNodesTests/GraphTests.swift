@@ -61,9 +61,9 @@ struct GraphTests {
               n0 [label="a"];
               n1 [label="c"];
               n2 [label="b"];
-              n1 -> n0 [label="undefined"];
-              n0 -> n2 [label="undefined"];
-              n2 -> n1 [label="undefined"];
+              n1 -> n0 [label="Transform<Int, Int>"];
+              n0 -> n2 [label="Transform<Int, Int>"];
+              n2 -> n1 [label="Transform<Int, Int>"];
             }
 
             """

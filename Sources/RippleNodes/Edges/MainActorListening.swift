@@ -1,19 +1,20 @@
-import Dispatch
 import RippleCore
 
 // Listeners whose block is `@MainActor`, so a `@MainActor` view model updates itself from a node without
 // `MainActor.assumeIsolated`.
 //
-// Invariants: the block runs on the main queue only, once per value, in setting order (the same order
-// `withBlock(on:_:)` keeps). The scheduler must be `.main`: a `@MainActor` block run anywhere else would be the data
-// race its type promises cannot happen, so any other queue stops with a message naming the API.
+// Invariants: the block runs on the main actor only, through a `MainActorScheduling` scheduler (the main queue, or a
+// test's `TestScheduler.mainActor`), once per value, in setting order (the same order `withBlock(on:_:)` keeps). A
+// scheduler that does not run on the main actor (a background queue, `.immediate`, a plain `TestScheduler`) is not a
+// `MainActorScheduling` and does not compile here: a `@MainActor` block run anywhere else would be the data race its
+// type promises cannot happen.
 //
-// Overload choice: an unannotated closure keeps picking the `@Sendable` form (Swift prefers no global-actor
-// conversion), so existing listeners do not change; a closure written `{ @MainActor value in … }` or a `@MainActor`
-// method passed by name can only be this form.
+// Overload choice: `.main` here is the main queue's `MainQueueScheduler`; a closure passed with `.main` or a test's
+// main-actor scheduler takes this form (annotated `{ @MainActor value in … }` or not), any other scheduler the
+// `@Sendable` form. Both run the block on the main queue for `.main`.
 
 extension Listening {
-    /// Calls a `@MainActor` `block` with each value on the main queue, in setting order. `scheduler` must be `.main`.
+    /// Calls a `@MainActor` `block` with each value on the main actor, through `scheduler`, in setting order.
     ///
     /// ```swift
     /// import Ripple
@@ -29,42 +30,28 @@ extension Listening {
     ///     }
     /// }
     /// ```
+    ///
+    /// `scheduler` is `.main`, or `TestScheduler.mainActor` in a test, so that advancing the virtual clock delivers
+    /// before `advance` returns.
     @discardableResult
-    public func withBlock(on scheduler: QueueScheduler,
+    public func withBlock(on scheduler: some MainActorScheduling,
                           _ block: @escaping @MainActor (Value) -> Void) -> any CancelToken {
-        requireMainQueue(scheduler, "Listening.withBlock(on:_:)")
-        return mainActorListener(on: scheduler) { value, _ in block(value) }
+        mainActorListener(on: scheduler) { value, _ in block(value) }
     }
 
     /// The context-carrying form of the `@MainActor` `withBlock(on:_:)` above.
     @discardableResult
-    public func withContextBlock(on scheduler: QueueScheduler,
+    public func withContextBlock(on scheduler: some MainActorScheduling,
                                  _ block: @escaping @MainActor (Value, (any Sendable)?) -> Void) -> any CancelToken {
-        requireMainQueue(scheduler, "Listening.withContextBlock(on:_:)")
-        return mainActorListener(on: scheduler, block)
+        mainActorListener(on: scheduler, block)
     }
 
-    private func mainActorListener(on scheduler: QueueScheduler,
+    private func mainActorListener(on scheduler: some MainActorScheduling,
                                    _ block: @escaping @MainActor (Value, (any Sendable)?) -> Void) -> any CancelToken {
         withContextBlock { value, context in
-            // The main queue runs on the main actor's executor, which is what `assumeIsolated` checks.
+            // A `MainActorScheduling` scheduler runs its work on the main actor, which is what `assumeIsolated`
+            // checks.
             scheduler.schedule { MainActor.assumeIsolated { block(value, context) } }
         }
     }
 }
-
-/// Stops unless `scheduler` is the main queue (`.main`), the only place a `@MainActor` block may run.
-func requireMainQueue(_ scheduler: QueueScheduler, _ api: String) {
-    if scheduler.queue.getSpecific(key: mainQueueKey) != true {
-        programmerError(
-            "\(api) with a @MainActor block needs the .main scheduler, got the queue '\(scheduler.queue.label)'")
-    }
-}
-
-/// Marks the main queue itself (not queues that target it), so it can be recognised: on Linux `DispatchQueue.main`
-/// is a new wrapper object at every call, so `===` cannot tell.
-private let mainQueueKey: DispatchSpecificKey<Bool> = {
-    let key = DispatchSpecificKey<Bool>()
-    DispatchQueue.main.setSpecific(key: key, value: true)
-    return key
-}()
