@@ -65,9 +65,11 @@ import Testing
             }
             return text + "\(count)"
         }
-        pipe.registerAction(\.join).returnKind(of: String.self).action { process, text, _ in
+        let second = ActionPipe(KeptActions())       // a key registered again on one pipe replaces its action
+        second.registerAction(\.join).returnKind(of: String.self).action { process, _, _ in
             (process.upstreamReturn(as: String.self) ?? "?") + "+"
         }
+        pipe.addPipe(second)
         for index in 0..<5 {
             #expect(pipe.join("call \(index) ", index) == "call \(index) \(index)+")
         }
@@ -118,13 +120,16 @@ import Testing
         let pipe = ActionPipe(KeptActions())
         let weakProcess = Locked<WeakProcess?>(nil)
         pipe.registerAction(\.join).action { process, text, count in
-            if weakProcess.value == nil { weakProcess.withLock { $0 = WeakProcess(process: process) } }
+            // Again whenever the last one was freed (a reader held it as the call ended: kept, then let go).
+            if weakProcess.value?.process == nil { weakProcess.withLock { $0 = WeakProcess(process: process) } }
             process.tuple = [count]
             return text + "\(count)"
         }
-        pipe.registerAction(\.join).action { process, text, count in
+        let second = ActionPipe(KeptActions())
+        second.registerAction(\.join).action { process, _, _ in
             (process.upstreamReturn(as: String.self) ?? "?") + "."
         }
+        pipe.addPipe(second)
         let calls = 5_000
         let done = Locked(false)
         let reads = Locked(0)
@@ -172,12 +177,18 @@ import Testing
             process.tuple = [NoisyValue("tuple value", log)]
             return NoisyValue(name, log)
         }
-        pipe.registerAction(\.make).action { _, _ in NoisyValue("second", log) }
+        let second = ActionPipe(NoisyActions())
+        second.registerAction(\.make).action { _, _ in NoisyValue("second", log) }
+        let third = ActionPipe(NoisyActions())
+        third.registerAction(\.make).action { _, _ in NoisyValue("third", log) }
+        pipe.addPipe(second).addPipe(third)
         let last = pipe.make("first")
-        #expect(log.values.count == 2)
-        #expect(log.values.contains("tuple value freed in no call nil"))
-        #expect(log.values.contains { $0.hasPrefix("first freed in make") })
-        #expect(last?.name == "second")
+        // "first", replaced by "second", goes before the third action runs (inside the call, lock let go);
+        // "second" and the tuple once the call has ended.
+        #expect(log.values.count == 3)
+        #expect(log.values.first?.hasPrefix("first freed in make ") == true)
+        #expect(Set(log.values.dropFirst()) == ["second freed in no call nil", "tuple value freed in no call nil"])
+        #expect(last?.name == "third")
     }
 
     @Test func aKeptProcessStillRefusesAnIndexOutsideItsArguments() async {
