@@ -165,7 +165,9 @@ import Testing
         group.wait()
         #expect(bad.value == [])
         #expect(reads.value >= 1_000)
-        #expect(!seen.value.isEmpty)
+        // How many reads landed inside a call (`seen`) depends on scheduling, so it is not asserted: a slow build
+        // (RIPPLE_INTERNAL_CHECKS) once had every read fall between calls.
+        _ = seen.value
     }
 
     /// Values released at the end of a call (the tuple) and between actions (a replaced return value) may have
