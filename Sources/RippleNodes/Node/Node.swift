@@ -64,6 +64,8 @@ public class Node<Value: Sendable>: NodeBase, GraphNode, CustomStringConvertible
     @usableFromInline @exclusivity(unchecked) final var edges: NodeEdges = .empty
     /// Whether a fused operator feeds this node (see `FusedNode.swift`): it counts as an upstream. Guarded by `lock`.
     @usableFromInline @exclusivity(unchecked) final var hasFusedInlet = false
+    /// The node's domain (see `Domain.swift`), or one it was merged into; nil until first needed. Guarded by `lock`.
+    @usableFromInline @exclusivity(unchecked) final var domainStorage: Domain?
 
     // Inlinable, so creating a node runs specialised in the client: unspecialised, storing a `Value?` costs generic
     // metadata look-ups. `fused`: a fused operator node (see `FusedNode.swift`), counted as a node and a transform.

@@ -49,58 +49,62 @@ extension Node {
             cleanStorage()
             return
         }
-        if state.frame == 0 {
-            // The common case: a set with nothing open on this thread, the node settles at once.
+        if state.held == nil && state.batchDepth == 0 {
+            // The common case: a set with no transaction running and no batch open on this thread. It takes the
+            // node's domain (see `Domain.swift`) and settles the graph under it.
+            let root = lockOwnDomain()
+            state.held = root
             state.beginOutermost()
             lock.lock()
             if checkMutable && !mutableFlag {
                 lock.unlock()
+                state.frame = 0
+                state.held = nil
+                root.unlock()
                 readOnlySetFailed()
             }
             settleStoring(value, context: context, state: state)
             state.finishOutermost()
+            state.commit(root)
         } else {
             setInOpenFrame(value, context: context, checkMutable: checkMutable, state: state)
         }
     }
 
-    /// A set while a frame is open on this thread: from inside `Node.batch`, or from a listener.
+    /// A set while this thread runs a transaction (from a transform, or a batch being applied) or inside
+    /// `Node.batch`: collected by the batch, joined to the batch being applied, or a later transaction.
     @inlinable
     final func setInOpenFrame(_ value: Value, context: (any Sendable)?, checkMutable: Bool, state: PropagationState) {
+        if checkMutable { requireMutable() }
+        if state.batchDepth > 0 {
+            state.collect(self) { [self] state in self.joinBatch(value, context: context, state: state) }
+        } else if state.collecting {
+            joinBatch(value, context: context, state: state)
+        } else {
+            // From a transform: the domain is held, the set waits for the next transaction.
+            queueSet(value, context: context, state: state)
+        }
+    }
+
+    /// Joins the batch being applied: stored now, settled when the batch's frame closes. Set twice, the node keeps
+    /// its last value.
+    @usableFromInline
+    final func joinBatch(_ value: Value, context: (any Sendable)?, state: PropagationState) {
         lock.lock()
-        if checkMutable && !mutableFlag {
-            lock.unlock()
-            readOnlySetFailed()
-        }
         let markFrame = mark & ~3
-        if state.collecting {
-            if markFrame != state.frame && markFrame != 0 && state.isOuter(markFrame) {
-                lock.unlock()
-                queueSet(value, context: context, state: state)
-                return
-            }
-            // Joins the batch: stored now, settled when the batch ends. Set twice, the node keeps its last value.
-            var previous = value
-            _ = exchangeValue(&previous)
-            let waiting = markFrame == state.frame
-            mark = state.frame | NodeMark.origin
-            let rank = Int(self.rank)
-            lock.unlock()
-            extendLifetime(previous)
-            if !waiting { enqueue(rank: rank, context: context, state: state) }
-            return
-        }
-        if markFrame != 0 && state.isOpen(markFrame) {
-            // Set from a listener while this node is part of an open frame: the next transaction.
+        if markFrame != state.frame && markFrame != 0 && state.isOuter(markFrame) {
             lock.unlock()
             queueSet(value, context: context, state: state)
             return
         }
+        var previous = value
+        _ = exchangeValue(&previous)
+        let waiting = markFrame == state.frame
+        mark = state.frame | NodeMark.origin
+        let rank = Int(self.rank)
         lock.unlock()
-        let saved = state.openFrame(collecting: false)
-        lock.lock()
-        settleStoring(value, context: context, state: state)
-        state.closeFrame(saved)
+        extendLifetime(previous)
+        if !waiting { enqueue(rank: rank, context: context, state: state) }
     }
 
     @usableFromInline
@@ -245,24 +249,9 @@ extension Node {
                 if listeners[index].toOpaque() != tombstone {
                     listeners[index]._withUnsafeGuaranteedRef { object in
                         let listener = unsafeDowncast(object, to: ListenEdge<Value>.self)
-                        // Every listener of the snapshot was live when it was taken. One may have been cancelled by
-                        // user code run since (a listener may cancel another): while `edgesVersion` is unchanged
-                        // none was; otherwise the flag is re-read under the lock.
-                        var live = true
-                        if edgesVersion.load(ordering: .acquiring) != version {
-                            lock.lock()
-                            live = listener.live
-                            lock.unlock()
-                        }
-                        // A listener still hearing its first value on the thread that attached it gets this one
-                        // from that thread, after it (see `Node.attachDeliveringCurrent`).
-                        if live && !(listener.initialPending.load(ordering: .relaxed)
-                            && handOff(value, context: context, to: listener)) {
-                            // The listener is alive for the call (the snapshot holds it): said explicitly, since
-                            // once this code is inlined into `receive` the optimiser no longer sees it, and retained
-                            // and released `action`'s context around every call (~46 instructions a listener).
-                            withExtendedLifetime(listener) { listener.action(value, context) }
-                        }
+                        // Called after the transaction commits, outside the domain (see `Domain.swift`); whether
+                        // it is still attached is asked then.
+                        collectDelivery(value, context: context, to: listener, state: state)
                     }
                 }
                 index += 1
@@ -299,6 +288,35 @@ extension Node {
             state.path.count &-= 1
         }
         finishReadingEdges()
+    }
+
+    /// Queues one listener call of the running transaction.
+    @inlinable
+    final func collectDelivery(_ value: Value, context: (any Sendable)?, to listener: ListenEdge<Value>,
+                               state: PropagationState) {
+        let senders = listener.wantsSenders ? state.senderSnapshot() : nil
+        state.pendingDeliveries.append { [self] in
+            self.deliver(value, context: context, to: listener, senders: senders)
+        }
+    }
+
+    /// One listener call, run by the domain's drainer outside every lock: skipped when the listener was cancelled
+    /// since; handed to the thread still delivering its first value, if one is (see `attachDeliveringCurrent`).
+    @inlinable
+    final func deliver(_ value: Value, context: (any Sendable)?, to listener: ListenEdge<Value>,
+                       senders: SenderSnapshot?) {
+        lock.lock()
+        let live = listener.live
+        lock.unlock()
+        guard live else { return }
+        if listener.initialPending.load(ordering: .relaxed) && handOff(value, context: context, to: listener) {
+            return
+        }
+        if let senders {
+            PropagationState.withDeliveringSenders(senders) { listener.action(value, context) }
+        } else {
+            listener.action(value, context)
+        }
     }
 
     /// Pushes `value` along one downstream entry: a slot's transform, or a fused operator node.
@@ -344,17 +362,18 @@ extension Node {
     /// the nodes in `senders` are not set again in it.
     final func resumePropagation(_ value: Value, context: (any Sendable)?, senders: SenderSnapshot) {
         let state = PropagationState.current.takeUnretainedValue()
-        state.inFrame {
-            for id in senders.ids { state.block(id) }
-            if state.isBlocked(ObjectIdentifier(self)) { return }
-            lock.lock()
-            let markFrame = mark & ~3
-            if markFrame != 0 && state.isOuter(markFrame) {
-                lock.unlock()
-                state.queueJob { [self] in self.resumePropagation(value, context: context, senders: senders) }
-                return
+        if state.held != nil || state.batchDepth > 0 {
+            // From inside a transaction (a synchronous scheduler in a transform) or a batch: a later transaction.
+            state.queueJob { [self] in self.resumePropagation(value, context: context, senders: senders) }
+            return
+        }
+        state.transact([self]) {
+            state.inFrame {
+                for id in senders.ids { state.block(id) }
+                if state.isBlocked(ObjectIdentifier(self)) { return }
+                lock.lock()
+                settleStoring(value, context: context, state: state)
             }
-            settleStoring(value, context: context, state: state)
         }
     }
 
@@ -362,6 +381,25 @@ extension Node {
     /// the downstream edges and pushes the current value (if any) through its operator. The first three under one
     /// lock (three lock rounds before: each a locked instruction, which dominate creating on the wall clock).
     final func linkFused<Output: Sendable>(_ node: FusedNode<Value, Output>) {
+        let state = threadState.takeUnretainedValue()
+        if let held = state.held {
+            // From a transform (a flattenMap's selector building a chain): this node must be in the held domain.
+            if tryJoin(self, into: held) && node.adoptDomainIfFresh(held) {
+                linkFusedHeld(node)
+            } else {
+                state.queueJob { [self] in self.linkFused(node) }
+            }
+        } else {
+            let root = lockOwnDomain()
+            _ = node.adoptDomainIfFresh(root)
+            state.held = root
+            linkFusedHeld(node)
+            state.commit(root)
+        }
+    }
+
+    /// ``linkFused(_:)`` with the domain held.
+    private func linkFusedHeld<Output: Sendable>(_ node: FusedNode<Value, Output>) {
         withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { buffer in
             let slot = buffer.baseAddress.unsafelyUnwrapped
             lock.lock()

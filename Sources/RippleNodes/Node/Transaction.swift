@@ -24,8 +24,16 @@ import Synchronization
 @usableFromInline
 let propagationStates = ThreadLocal<PropagationState>()
 
-/// Hands each thread's state a distinct tag (the high bits of its frame ids).
-private let threadTags = Atomic<UInt64>(0)
+/// Hands out frame ids, unique across threads and never reused (2^62 frames before a wrap): one atomic increment
+/// per frame, not per hop. (Engine 2 made them from a per-thread tag, which wrapped after 2^20 thread states.)
+@usableFromInline
+let frameIDs = Atomic<UInt64>(0)
+
+/// A new frame id: a multiple of 4 (see `NodeMark`), never 0.
+@inlinable @inline(__always)
+func nextFrameID() -> UInt64 {
+    frameIDs.wrappingAdd(4, ordering: .relaxed).newValue
+}
 
 /// How many nodes settle by direct recursion before the rest wait on the deferred stack: bounds the call stack a
 /// set needs (one hop is a few hundred bytes of stack) whatever the depth of the graph.
@@ -85,11 +93,18 @@ final class PropagationState {
         propagationStates.unretained(orMake: PropagationState.init)
     }
 
-    @usableFromInline let threadTag: UInt64
     /// `swift_tryRetain`, kept here so a hop into a fused node reaches it without the global's lazy-initialisation
     /// check (see `FusedNode.swift`).
     @usableFromInline let tryRetain: TryRetainFunction?
-    @usableFromInline @exclusivity(unchecked) var serial: UInt64 = 0
+    /// The domain this thread holds while it runs a transaction (see `Domain.swift`), nil otherwise.
+    @usableFromInline @exclusivity(unchecked) var held: Domain?
+    /// The listener calls of the running transaction, in settle order; moved to the domain's queue at commit.
+    @usableFromInline @exclusivity(unchecked) var pendingDeliveries: [() -> Void] = []
+    /// How many `Node.batch` bodies this thread is in, and the sets they collected (applied when the outermost ends).
+    @usableFromInline @exclusivity(unchecked) var batchDepth = 0
+    @exclusivity(unchecked) var batchSets: [CollectedSet] = []
+    /// The sender list of the listener call running on this thread, for a sender-list listener.
+    @exclusivity(unchecked) var deliveringSenders: SenderSnapshot?
     /// The open frame's id (a multiple of 4, see `NodeMark`), 0 when none is open.
     @usableFromInline @exclusivity(unchecked) var frame: UInt64 = 0
     /// Whether the open frame collects sets (inside `Node.batch`) rather than running.
@@ -129,7 +144,6 @@ final class PropagationState {
 
     @usableFromInline
     init() {
-        threadTag = (threadTags.wrappingAdd(1, ordering: .relaxed).newValue) << 44
         tryRetain = runtimeTryRetain
     }
 
@@ -166,8 +180,7 @@ final class PropagationState {
     /// frame of `Node.batch` sets it, and closing that frame restores it), so it is neither set here nor reset below.
     @inlinable @inline(__always)
     func beginOutermost() {
-        serial &+= 4
-        frame = threadTag | serial
+        frame = nextFrameID()
     }
 
     /// Settles what the outermost frame left pending, closes it and runs the queued sets.
@@ -188,8 +201,7 @@ final class PropagationState {
         let saved = SavedFrame(frame: frame, collecting: self.collecting, queueBase: queueBase,
                                deferredBase: deferredBase, blockedBase: blockedBase, pathBase: pathBase)
         if frame != 0 { outerFrames.push(frame) }
-        serial &+= 4
-        frame = threadTag | serial
+        frame = nextFrameID()
         self.collecting = collecting
         queueBase = queue.count
         deferredBase = deferred.count
@@ -272,7 +284,7 @@ final class PropagationState {
 
     @usableFromInline
     func drainJobs() {
-        guard frame == 0, !drainingJobs else { return }
+        guard frame == 0, held == nil, !drainingJobs else { return }
         drainingJobs = true
         while let job = jobs.popFirst() { job() }
         drainingJobs = false
@@ -293,6 +305,28 @@ final class PropagationState {
     @inlinable @inline(__always)
     func isBlocked(_ id: ObjectIdentifier) -> Bool {
         blocked.count > blockedBase && blocked.contains(id, from: blockedBase)
+    }
+
+    /// Collects a set made inside `Node.batch`, applied when the outermost batch ends.
+    @usableFromInline
+    func collect<Value: Sendable>(_ node: Node<Value>, _ apply: @escaping (PropagationState) -> Void) {
+        batchSets.append(CollectedSet(node: node, apply: apply))
+    }
+
+    /// The sender list of the node settling now, kept for a listener called after the commit.
+    @usableFromInline
+    func senderSnapshot() -> SenderSnapshot {
+        SenderSnapshot(ids: snapshotIDs())
+    }
+
+    /// Runs a listener call with `senders` as the sender list `withSenderListAndContextBlock` reports.
+    @usableFromInline
+    static func withDeliveringSenders(_ senders: SenderSnapshot, _ body: () -> Void) {
+        let state = current.takeUnretainedValue()
+        let saved = state.deliveringSenders
+        state.deliveringSenders = senders
+        body()
+        state.deliveringSenders = saved
     }
 
     func snapshotIDs() -> [ObjectIdentifier] {
@@ -403,11 +437,11 @@ extension Node where Value == Void {
     /// ```
     public static func batch<Result>(_ body: () throws -> Result) rethrows -> Result {
         let state = PropagationState.current.takeUnretainedValue()
-        if state.collecting { return try body() }
-        let saved = state.openFrame(collecting: true)
+        state.batchDepth += 1
         defer {
-            state.collecting = false
-            state.closeFrame(saved)
+            state.batchDepth -= 1
+            // The sets are applied together, under the merged domain of every node set (see `Domain.swift`).
+            if state.batchDepth == 0 { state.applyBatch() }
         }
         return try body()
     }
