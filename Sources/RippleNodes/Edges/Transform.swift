@@ -38,7 +38,8 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         // through) then hops fully specialised; a subclass's `next` is reached through the class's vtable.
         if Input.self == Output.self && Swift.type(of: self) == Transform<Input, Output>.self {
             push = { _, target, value, senders, context in
-                Transform<Input, Output>.emit(unsafeBitCast(value, to: Output.self), into: target, senders: senders,
+                // `Input == Output` here: the cast folds away once specialised.
+                Transform<Input, Output>.emit(value as! Output, into: target, senders: senders,
                                               context: context)
             }
         } else {
@@ -85,7 +86,7 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         guard Input.self == Output.self else {
             programmerError("Transform<\(Input.self), \(Output.self)> must override next(_:senders:context:)")
         }
-        emit(unsafeBitCast(value, to: Output.self), senders: senders, context: context)
+        emit(value as! Output, senders: senders, context: context)
     }
 
     /// For an operator whose hop runs through its specialised `push` thunk: `next` (what linking calls, through the

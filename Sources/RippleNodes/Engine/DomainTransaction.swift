@@ -133,6 +133,7 @@ extension PropagationState {
                      "commit: nodes still wait in the rank queue or on the deferred stack")
         precondition(path.count == 0 && openSiblings == 0, "commit: the settle path is not empty")
         precondition(outerFrames.count == 0 && !collecting, "commit: an outer frame is still open")
+        checkTouchedNodes()
     }
     #endif
 }

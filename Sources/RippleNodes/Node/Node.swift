@@ -48,8 +48,8 @@ public class Node<Value: Sendable>: NodeBase, GraphNode, CustomStringConvertible
     /// while some reader was still out (`hasRetiredEdges` tells whether there are any), released once the two
     /// counts meet.
     @usableFromInline @exclusivity(unchecked) final var edgeReadersEntered: UInt32 = 0
-    /// The value (see `StoredValue.swift`): raw bytes and a flag, so freeing a node needs no generic metadata.
-    @usableFromInline @exclusivity(unchecked) final var valueBytes: StoredValueBytes = (0, 0, 0, 0)
+    /// The value (see `StoredValue.swift`); `hasValue` tells whether it is set.
+    @usableFromInline @exclusivity(unchecked) final var slot: Value?
     @usableFromInline @exclusivity(unchecked) var nameStorage: String?
     /// The Observation registrar, created on the first read of `value` (see `NodeObservation.swift`).
     @usableFromInline @exclusivity(unchecked) final var observation: NodeObservation?

@@ -214,6 +214,9 @@ extension Node {
     /// 2,905).
     @inlinable @inline(__always)
     final func settleLockedInline(_ value: Value, context: (any Sendable)?, state: PropagationState) {
+        #if RIPPLE_INTERNAL_CHECKS
+        state.touched.append(self)
+        #endif
         if edges.shape == .none {
             // Nothing to read (a node just made by an operator, a leaf nobody listens to): no reader to count in and
             // out, which is a locked instruction.
@@ -327,14 +330,12 @@ extension Node {
             // A fused operator node (see `FusedNode.swift`), upgraded as a slot's target is.
             let address = fusedNodeAddress(entry)
             guard state.tryRetain.unsafelyUnwrapped(address) != nil else { return }
-            Unmanaged<FusedNode<Value, Value>>.fromOpaque(address)._withUnsafeGuaranteedRef { node in
-                // Seen as a `FusedNode<Value, Value>`: its output type is unknown here, and no stored property of a
-                // fused node, or of a node, depends on it (a node's value is raw bytes, see `StoredValue.swift`), so
-                // `inletPush` is at the same place whatever the output type. Through a method of the node instead
-                // (``NodeBase/receiveFused(_:senders:context:)``), a hop cost 17 instructions more (DeepChain10 188 →
-                // 205 per hop, MapFilterPumping 2,208 → 2,412 per value).
-                // Unprotected: a stack protector would guard every settle, hop or not (~6 instructions a set).
-                _withUnprotectedUnsafePointer(to: value) { node.inletPush(.fromOpaque(address), $0, senders, context) }
+            Unmanaged<NodeBase>.fromOpaque(address)._withUnsafeGuaranteedRef { node in
+                // Through the node's class (its output type is unknown here): engine 2 read `inletPush` through a
+                // `FusedNode<Value, Value>` view, a cast between specialisations that only held while no stored
+                // property depended on the output type; this virtual call cost 17 instructions a hop more then
+                // (DeepChain10 188 → 205 per hop). Unprotected: no stack protector per settle (~6 instructions).
+                _withUnprotectedUnsafePointer(to: value) { node.receiveFused($0, senders: senders, context: context) }
             }
             Unmanaged<AnyObject>.fromOpaque(address).release()
         } else {

@@ -103,6 +103,10 @@ final class PropagationState {
     /// How many `Node.batch` bodies this thread is in, and the sets they collected (applied when the outermost ends).
     @usableFromInline @exclusivity(unchecked) var batchDepth = 0
     @exclusivity(unchecked) var batchSets: [CollectedSet] = []
+    #if RIPPLE_INTERNAL_CHECKS
+    /// The nodes the running transaction settled, checked at commit (see `InvariantChecks.swift`).
+    @usableFromInline @exclusivity(unchecked) var touched: [any InvariantChecked] = []
+    #endif
     /// The sender list of the listener call running on this thread, for a sender-list listener.
     @exclusivity(unchecked) var deliveringSenders: SenderSnapshot?
     /// The open frame's id (a multiple of 4, see `NodeMark`), 0 when none is open.
