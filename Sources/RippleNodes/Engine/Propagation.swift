@@ -4,10 +4,13 @@ import Synchronization
 // How one node settles: the per-value path every set and every hop runs.
 //
 // Invariants:
-// - A node settles with its lock held only to store the value, stamp its mark (see `CycleRule.swift`) and take its
-//   edge lists; listeners and downstream transforms run outside the lock, listeners first, in registration order.
-// - A user set opens a transaction (see `Transaction.swift`), joins the open batch, runs a nested frame at once (the
-//   node is untouched by every open frame), or waits as a job (it is not).
+// - Everything here runs while the thread holds the graph's domain (see `Domain.swift`): no other transaction of
+//   the graph interleaves. A node's own lock is held only to store the value, stamp its mark (see `CycleRule.swift`)
+//   and take its edge lists (readers outside the graph, such as `value`, take it too).
+// - A node's listener calls are collected in settle order (`collectDelivery`) and run after the commit, outside
+//   every lock; downstream transforms run at once, in link order.
+// - A user set opens a transaction (it takes the node's domain), is collected by the open `Node.batch`, joins the
+//   batch being applied, or, from a transform, waits as a job.
 // - A push from an edge settles a node with one upstream at once (no other path can reach it, so it cannot glitch:
 //   a straight chain needs no queue) unless the thread is `directDepthLimit` hops deep; a node with several
 //   upstreams waits in the rank queue, unless nothing else can change in the frame any more (no sibling edge left

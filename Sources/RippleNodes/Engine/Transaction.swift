@@ -2,12 +2,13 @@ import DequeModule
 import RippleCore
 import Synchronization
 
-// A transaction: everything one set (or one `Node.batch`) changes, settled in one pass on one thread.
+// A transaction: everything one set (or one `Node.batch`) changes, settled in one pass on one thread, while that
+// thread holds the graph's domain (see `Domain.swift`, `DomainTransaction.swift`).
 //
 // Invariants:
-// - Each thread has at most one *running* frame at a time, plus the frames it interrupted (a listener that sets a
-//   node nobody in an open frame touched runs a nested frame at once; it ends before the listener returns).
-// - A frame has an id unique across threads (thread tag | serial). A node records the id of the last frame that
+// - Frames open and close only while the thread holds a domain. Each thread has at most one *running* frame at a
+//   time, plus the frames it interrupted (linking from inside a transform pushes in a nested frame).
+// - A frame has an id unique across threads and never reused (`nextFrameID()`, a global counter). A node records the id of the last frame that
 //   touched it, and how (see `CycleRule.swift`): nothing else is needed to know "set in this transaction".
 // - Nodes with one upstream settle as soon as their upstream hands them a value (depth-first, like the engine 1
 //   walk); nodes with several wait in the frame's rank queue and settle when nothing of lower rank is pending,
@@ -15,9 +16,9 @@ import Synchronization
 //   frame, after every upstream that changes in the frame: no glitch.
 // - Direct settling recurses at most `directDepthLimit` hops; deeper, the node waits on the frame's deferred stack:
 //   the call stack never grows with the graph.
-// - Sets that cannot join (the node is already part of an open frame: a listener setting its own node, a ring fed
-//   back from a listener) wait in `jobs` (FIFO) and run as the next transactions once the outermost frame ends, so
-//   every listener hears value N before any hears N+1.
+// - Sets made while the thread holds a domain (from a transform) wait in `jobs` (FIFO) and run as the next
+//   transactions once the domain is released; listeners run after the commit (`PropagationState.commit`), so every
+//   listener hears value N before any hears N+1.
 // - Only this thread touches its state, so the dynamic exclusivity checks are turned off.
 
 /// Every thread's engine state. The key holds each thread's state until the thread exits.
