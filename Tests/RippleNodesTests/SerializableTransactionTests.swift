@@ -295,6 +295,38 @@ struct SerializableTransactionTests {
     }
 }
 
+@Suite("Engine 3: sets from transforms and listeners")
+struct DeferredSetTests {
+    /// A `map` closure that sets a node of its own graph: the set is a later transaction, after this one commits.
+    @Test func aSetFromATransformRunsAsTheNextTransaction() {
+        let bag = CancelBag()
+        let a = MutableNode(0), b = MutableNode(0)
+        let echo = a.map { value -> Int in
+            if value > 0 { b.value = value * 10 }
+            return value
+        }
+        let heard = Recorder<String>()
+        Node.combine(echo, b).listened(by: bag).withBlock { heard.record("\($0)") }
+        a.value = 1
+        #expect(heard.values == ["(0, 0)", "(1, 0)", "(1, 10)"])
+        #expect(b.value == 10)
+    }
+
+    /// A listener that sets a node of its graph: its own transaction, heard after every call of the one before.
+    @Test func aSetFromAListenerIsHeardAfterTheCallsOfItsTransaction() {
+        let bag = CancelBag()
+        let a = MutableNode(0)
+        let heard = Recorder<String>()
+        a.listened(by: bag).withBlock { value in
+            heard.record("first \(value)")
+            if value == 1 { a.value = 2 }
+        }
+        a.listened(by: bag).withBlock { heard.record("second \($0)") }
+        a.value = 1
+        #expect(heard.values == ["first 0", "second 0", "first 1", "second 1", "first 2", "second 2"])
+    }
+}
+
 @Suite("Engine 3: no deadlock across graphs")
 struct CrossDomainDeadlockTests {
     /// A `map` closure of one graph sets a node of another, and the other's sets a node of the first, from two

@@ -430,7 +430,9 @@ public struct SenderSnapshot: Sendable {
 extension Node where Value == Void {
     /// Runs `body` as one transaction: every set inside it joins, and nodes settle once, after `body` returns. A
     /// node combining two nodes set inside emits once; a node set twice settles with its last value. Nested batches
-    /// join the outermost one. Returns what `body` returns.
+    /// join the outermost one. The sets are applied together when the outermost batch returns, so no other thread
+    /// sees part of them (and a read inside `body` shows the value from before the batch). Returns what `body`
+    /// returns.
     ///
     /// ```swift
     /// let width = MutableNode(1), height = MutableNode(1)
