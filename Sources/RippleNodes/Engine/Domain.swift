@@ -32,11 +32,11 @@ final class Domain: @unchecked Sendable {
     /// 0 free, 1 held. A word of its own rather than `RawLock`, for `tryLock`.
     private let word = Atomic<UInt32>(0)
     /// The domain this one was merged into; nil for a root. Guarded by this domain's lock.
-    private(set) var parent: Domain?
+    @exclusivity(unchecked) private(set) var parent: Domain?
     /// Listener calls of committed transactions, oldest first. Guarded by the lock; only a root's is used.
-    var deliveries = Deque<() -> Void>()
+    @usableFromInline @exclusivity(unchecked) var deliveries = Deque<() -> Void>()
     /// The thread (its engine state) running `deliveries`, or nil. Guarded by the lock; only a root's is used.
-    var drainer: ObjectIdentifier?
+    @exclusivity(unchecked) var drainer: ObjectIdentifier?
     #if RIPPLE_INTERNAL_CHECKS
     /// Whether the lock is held: checked where the engine relies on holding it.
     let held = Atomic<Bool>(false)
@@ -217,7 +217,12 @@ extension Node: DomainMember {
     /// Locks this node's root domain. Call holding no domain.
     @usableFromInline
     final func lockOwnDomain() -> Domain {
-        lockDomain(of: self)
+        // `lockDomain(of:)` without the generic call (unspecialised, it looked `Node<Value>`'s conformance up on
+        // every set).
+        let hint = domainHint()
+        let root = Domain.lockRoot(from: hint)
+        if root !== hint { setDomainHint(root) }
+        return root
     }
 }
 

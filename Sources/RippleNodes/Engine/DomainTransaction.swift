@@ -6,8 +6,8 @@ import RippleCore
 // - A thread holds at most one domain (`PropagationState.held`) and runs at most one transaction at a time; every
 //   frame (see `Transaction.swift`) opens and closes while that domain is held, so a node's mark, the rank queue and
 //   the deferred stack are only ever touched by the domain's holder.
-// - Commit order is transaction order: a transaction's listener calls join the domain's delivery queue before its
-//   lock is released, and the queue is run in order by one drainer at a time, outside every lock.
+// - Commit order is transaction order: a transaction's listener calls join the domain's delivery queue while it
+//   holds the lock (`Node.collectDelivery`), and the queue is run in order by one drainer at a time, outside every lock.
 // - Work that needs a domain while the thread holds another it cannot take at once (a set from a transform, a link
 //   into a busy graph, a batch inside a transform) waits in the thread's `jobs` and runs, FIFO, as later
 //   transactions once the domain is released.
@@ -63,13 +63,9 @@ extension PropagationState {
         checkInvariants(root)
         #endif
         var drains = false
-        if !pendingDeliveries.isEmpty {
-            root.deliveries.append(contentsOf: pendingDeliveries)
-            pendingDeliveries.removeAll(keepingCapacity: true)
-            if root.drainer == nil {
-                root.drainer = ObjectIdentifier(self)
-                drains = true
-            }
+        if root.drainer == nil && !root.deliveries.isEmpty {
+            root.drainer = ObjectIdentifier(self)
+            drains = true
         }
         held = nil
         root.unlock()

@@ -1,3 +1,4 @@
+import DequeModule
 import RippleCore
 import Synchronization
 
@@ -301,7 +302,9 @@ extension Node {
     final func collectDelivery(_ value: Value, context: (any Sendable)?, to listener: ListenEdge<Value>,
                                state: PropagationState) {
         let senders = listener.wantsSenders ? state.senderSnapshot() : nil
-        state.pendingDeliveries.append { [self] in
+        // Straight into the held domain's queue (its lock is held): the calls join it in settle order, after every
+        // earlier transaction's.
+        state.held!.deliveries.append { [self] in
             self.deliver(value, context: context, to: listener, senders: senders)
         }
     }

@@ -99,8 +99,6 @@ final class PropagationState {
     @usableFromInline let tryRetain: TryRetainFunction?
     /// The domain this thread holds while it runs a transaction (see `Domain.swift`), nil otherwise.
     @usableFromInline @exclusivity(unchecked) var held: Domain?
-    /// The listener calls of the running transaction, in settle order; moved to the domain's queue at commit.
-    @usableFromInline @exclusivity(unchecked) var pendingDeliveries: [() -> Void] = []
     /// How many `Node.batch` bodies this thread is in, and the sets they collected (applied when the outermost ends).
     @usableFromInline @exclusivity(unchecked) var batchDepth = 0
     @exclusivity(unchecked) var batchSets: [CollectedSet] = []
