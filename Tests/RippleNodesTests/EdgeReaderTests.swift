@@ -27,25 +27,31 @@ struct EdgeReaderTests {
         let bag = CancelBag()
         var tracked: Tracked? = Tracked()
         let weakTracked = WeakRef(tracked!)
-        let derived = Locked<Node<Int>?>(source.map { [tracked] in
-            _ = tracked
-            return $0 * 2
-        })
-        tracked = nil
+        let derived = Locked<Node<Int>?>(nil)
         let aliveAfterDropping = Locked<Bool?>(nil)
-        source.listened(by: bag).withBlock { value in
-            guard value == 1 else { return }
+        // Listeners run after the transaction (engine 3), so the drop happens in a sibling transform, linked first.
+        let dropper = source.map { value in
+            guard value == 1 else { return value }
             // Frees the derived node, which unlinks its transform from `source` while `source` propagates.
             derived.withLock { $0 = nil }
             aliveAfterDropping.withLock { $0 = weakTracked.object != nil }
+            return value
         }
+        derived.withLock { [tracked] in
+            $0 = source.map {
+                _ = tracked
+                return $0 * 2
+            }
+        }
+        tracked = nil
         #expect(weakTracked.object != nil)
         source.value = 1
         // The list that still held the transform stayed alive for the propagation reading it...
         #expect(aliveAfterDropping.value == true)
         // ...and went once that propagation was over.
         #expect(weakTracked.object == nil)
-        #expect(source.downstreamTransforms.isEmpty)
+        #expect(source.downstreamTransforms.count == 1)
+        extendLifetime(dropper)
         bag.cancel()
     }
 

@@ -42,7 +42,10 @@ struct EngineTests {
         #expect(second.values == [1])
     }
 
-    @Test func aTransformUnlinkedByAListenerDuringPropagationDoesNotGetTheValue() {
+    /// Engine 3 calls listeners once their transaction has committed (see <doc:Propagation>): a listener that
+    /// unlinks a transform stops the next values, not the one it hears. (Engine 2 ran listeners before the node's
+    /// downstream transforms, so the unlink also stopped the value being heard.)
+    @Test func aTransformUnlinkedByAListenerGetsNoLaterValue() {
         let bag = CancelBag()
         let node = MutableNode<Int>()
         let downstream = MutableNode<Int>()
@@ -54,8 +57,9 @@ struct EngineTests {
         }
         node.value = 1
         node.value = 2
-        #expect(received.values == [1])
-        #expect(downstream.value == 1)
+        node.value = 3
+        #expect(received.values == [1, 2])
+        #expect(downstream.value == 2)
     }
 
     @Test func listenersRunBeforeDownstreamInRegistrationOrder() {

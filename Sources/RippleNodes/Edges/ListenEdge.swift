@@ -28,6 +28,9 @@ public final class ListenEdge<Value: Sendable>: CancelToken, @unchecked Sendable
     /// A ``Handoff`` box: a class reference, so the unspecialised deinit frees it with a plain release (a stored
     /// `(Value, (any Sendable)?)?` made it look up the tuple's metadata, ~700 instructions per listener).
     @usableFromInline @exclusivity(unchecked) var handoff: AnyObject?
+    /// Whether the listener reads the sender list (`withSenderListAndContextBlock`): only then is it kept for the
+    /// call, which runs after the transaction. Set before the edge is attached.
+    @usableFromInline var wantsSenders = false
 
     // Inlinable, so a listener is built specialised in the client (no generic metadata look-ups).
     @inlinable

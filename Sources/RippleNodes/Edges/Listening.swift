@@ -19,6 +19,11 @@ extension Node {
     // generic metadata (~330 instructions per listener), and so does reading a `Value?`.
     @inlinable
     final func attachDeliveringCurrent(_ edge: ListenEdge<Value>, bag: CancelBag) {
+        // Under the node's domain (see `Domain.swift`): no transaction is half-way, so the value read is a committed
+        // one, and every later transaction reaches the edge.
+        let state = threadState.takeUnretainedValue()
+        let root = state.held == nil ? lockOwnDomain() : nil
+        if let held = state.held { _ = joinDomainIfFree(held) }
         lock.lock()
         let current = storage
         if current != nil {
@@ -27,6 +32,7 @@ extension Node {
         }
         let released = insertListener(edge)
         lock.unlock()
+        root?.unlock()
         extendLifetime(released)
         bag.insert(edge)
         guard var next = current else { return }
@@ -90,7 +96,14 @@ public struct Listening<Value: Sendable> {
     // Inlinable: unspecialised, building a listener costs generic metadata look-ups (`ListenEdge<Value>`, `Value?`).
     @inlinable @discardableResult
     public func withContextBlock(_ block: @escaping @Sendable (Value, (any Sendable)?) -> Void) -> any CancelToken {
+        withContextBlock(wantsSenders: false, block)
+    }
+
+    @inlinable
+    func withContextBlock(wantsSenders: Bool,
+                          _ block: @escaping @Sendable (Value, (any Sendable)?) -> Void) -> any CancelToken {
         let edge = ListenEdge(node: node, action: block)
+        edge.wantsSenders = wantsSenders
         node.attachDeliveringCurrent(edge, bag: bag)
         return edge
     }

@@ -26,7 +26,7 @@ extension Listening {
         _ block: @escaping @Sendable (Value, SenderSnapshot, (any Sendable)?) -> Void
     ) -> any CancelToken {
         let id = ObjectIdentifier(node)
-        return withContextBlock { value, context in
+        return withContextBlock(wantsSenders: true) { value, context in
             block(value, currentSenders(of: id), context)
         }
     }
@@ -36,6 +36,8 @@ extension Listening {
 /// node settling now, `id` alone otherwise (the current value delivered on attach).
 private func currentSenders(of id: ObjectIdentifier) -> SenderSnapshot {
     let state = PropagationState.current.takeUnretainedValue()
+    // A listener runs after its transaction committed, with the list kept for it (see `Node.collectDelivery`).
+    if let senders = state.deliveringSenders { return senders }
     let path = state.path
     if path.count > state.pathBase && path.base[path.count - 1] == id {
         return SenderSnapshot(ids: state.snapshotIDs())

@@ -38,7 +38,8 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         // through) then hops fully specialised; a subclass's `next` is reached through the class's vtable.
         if Input.self == Output.self && Swift.type(of: self) == Transform<Input, Output>.self {
             push = { _, target, value, senders, context in
-                Transform<Input, Output>.emit(unsafeBitCast(value, to: Output.self), into: target, senders: senders,
+                // `Input == Output` here: the cast folds away once specialised.
+                Transform<Input, Output>.emit(value as! Output, into: target, senders: senders,
                                               context: context)
             }
         } else {
@@ -85,7 +86,7 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         guard Input.self == Output.self else {
             programmerError("Transform<\(Input.self), \(Output.self)> must override next(_:senders:context:)")
         }
-        emit(unsafeBitCast(value, to: Output.self), senders: senders, context: context)
+        emit(value as! Output, senders: senders, context: context)
     }
 
     /// For an operator whose hop runs through its specialised `push` thunk: `next` (what linking calls, through the
@@ -156,7 +157,25 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
     // `Node.deinit`): explicit lock/unlock rather than `withLock` closures returning tuples, and no `Optional.map`,
     // since each of those costs generic metadata look-ups in unspecialised code.
 
+    /// Re-points `from` with the domains of both ends held (see `Domain.swift`): the link and the push of the
+    /// current value are one step of the graph's serial order.
     final func setFrom(_ newValue: Node<Input>?, api: String) {
+        let other = to
+        PropagationState.current.takeUnretainedValue().withDomains(domainEnds(newValue, other)) { [self] in
+            setFromHeld(newValue, api: api)
+        }
+        extendLifetime(other)
+    }
+
+    /// The nodes a link between `source` and `target` touches.
+    private func domainEnds(_ source: Node<Input>?, _ target: Node<Output>?) -> [any DomainMember] {
+        var ends: [any DomainMember] = []
+        if let source { ends.append(source) }
+        if let target { ends.append(target) }
+        return ends
+    }
+
+    private func setFromHeld(_ newValue: Node<Input>?, api: String) {
         edgeLock.lock()
         let target = loadTo()
         let isSelfLink = newValue != nil && target != nil && ObjectIdentifier(newValue!) == ObjectIdentifier(target!)
@@ -177,7 +196,16 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         extendLifetime(target as AnyObject?)
     }
 
+    /// Re-points `to` with the domains of both ends held (see ``setFrom(_:api:)``).
     final func setTo(_ newValue: Node<Output>?, api: String) {
+        let other = from
+        PropagationState.current.takeUnretainedValue().withDomains(domainEnds(other, newValue)) { [self] in
+            setToHeld(newValue, api: api)
+        }
+        extendLifetime(other)
+    }
+
+    private func setToHeld(_ newValue: Node<Output>?, api: String) {
         edgeLock.lock()
         let source = fromStorage
         let isSelfLink = newValue != nil && source != nil && ObjectIdentifier(newValue!) == ObjectIdentifier(source!)
@@ -242,6 +270,12 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
     /// `setFrom` do (the same hooks, in the same order, then the push of `source`'s current value), without their
     /// re-reads and relink checks. Every operator links a new transform this way.
     final func linkUnused(from source: Node<Input>, to target: Node<Output>) {
+        PropagationState.current.takeUnretainedValue().withDomains([source, target]) { [self] in
+            linkUnusedHeld(from: source, to: target)
+        }
+    }
+
+    private func linkUnusedHeld(from source: Node<Input>, to target: Node<Output>) {
         edgeLock.lock()
         if fromStorage != nil || toTarget != nil {
             let name = nameStorage

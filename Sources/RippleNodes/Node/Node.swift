@@ -48,8 +48,8 @@ public class Node<Value: Sendable>: NodeBase, GraphNode, CustomStringConvertible
     /// while some reader was still out (`hasRetiredEdges` tells whether there are any), released once the two
     /// counts meet.
     @usableFromInline @exclusivity(unchecked) final var edgeReadersEntered: UInt32 = 0
-    /// The value (see `StoredValue.swift`): raw bytes and a flag, so freeing a node needs no generic metadata.
-    @usableFromInline @exclusivity(unchecked) final var valueBytes: StoredValueBytes = (0, 0, 0, 0)
+    /// The value (see `StoredValue.swift`); `hasValue` tells whether it is set.
+    @usableFromInline @exclusivity(unchecked) final var slot: Value?
     @usableFromInline @exclusivity(unchecked) var nameStorage: String?
     /// The Observation registrar, created on the first read of `value` (see `NodeObservation.swift`).
     @usableFromInline @exclusivity(unchecked) final var observation: NodeObservation?
@@ -64,6 +64,8 @@ public class Node<Value: Sendable>: NodeBase, GraphNode, CustomStringConvertible
     @usableFromInline @exclusivity(unchecked) final var edges: NodeEdges = .empty
     /// Whether a fused operator feeds this node (see `FusedNode.swift`): it counts as an upstream. Guarded by `lock`.
     @usableFromInline @exclusivity(unchecked) final var hasFusedInlet = false
+    /// The node's domain (see `Domain.swift`), or one it was merged into; nil until first needed. Guarded by `lock`.
+    @usableFromInline @exclusivity(unchecked) final var domainStorage: Domain?
 
     // Inlinable, so creating a node runs specialised in the client: unspecialised, storing a `Value?` costs generic
     // metadata look-ups. `fused`: a fused operator node (see `FusedNode.swift`), counted as a node and a transform.

@@ -44,7 +44,7 @@ final class CombineState<Output: Sendable>: @unchecked Sendable {
             lock.unlock()
             return false
         }
-        let element = (latest + offset).assumingMemoryBound(to: Input.self)
+        let element = (latest + offset).bindMemory(to: Input.self, capacity: 1)
         if isFilled[index] {
             // The old value leaves through `replaced` and is destroyed after unlocking: it may be a node whose
             // deinit takes locks of its own.
@@ -55,7 +55,7 @@ final class CombineState<Output: Sendable>: @unchecked Sendable {
             filled += 1
         }
         let complete = filled == count
-        if complete { output.initialize(to: latest.assumingMemoryBound(to: Output.self).pointee) }
+        if complete { output.initialize(to: latest.bindMemory(to: Output.self, capacity: 1).pointee) }
         lock.unlock()
         extendLifetime(replaced)
         return complete
@@ -68,7 +68,7 @@ final class CombineState<Output: Sendable>: @unchecked Sendable {
             lock.lock()
             let had = isFilled[index]
             if had {
-                removed.moveInitialize(from: (latest + offset).assumingMemoryBound(to: Input.self), count: 1)
+                removed.moveInitialize(from: (latest + offset).bindMemory(to: Input.self, capacity: 1), count: 1)
                 isFilled[index] = false
                 filled -= 1
             }

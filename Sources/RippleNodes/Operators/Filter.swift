@@ -30,9 +30,10 @@ final class FusedFilterNode<Value: Sendable>: FusedNode<Value, Value>, @unchecke
         // Built here, where `Value` is concrete in the caller's module, capturing `isIncluded` at its own type (see
         // `FusedMapNode`).
         super.init(source: source, name: "filter") { target, value, senders, context in
-            let value = value.assumingMemoryBound(to: Value.self)
-            if isIncluded(value.pointee) {
-                emitValue(value.pointee, into: target, senders: senders, context: context)
+            // The pointer is to a `Value` the upstream holds for the call (`withUnsafePointer(to:)`).
+            let value = value.load(as: Value.self)
+            if isIncluded(value) {
+                emitValue(value, into: target, senders: senders, context: context)
             }
         }
     }

@@ -29,8 +29,8 @@ final class FusedMapNode<Input: Sendable, Output: Sendable>: FusedNode<Input, Ou
         // type: stored in this generic class, it would be called through a re-abstraction thunk (~10 instructions a
         // hop), and a closure literal captured here is folded into the thunk (no context at all).
         super.init(source: source, name: "map") { target, value, senders, context in
-            emitValue(body(value.assumingMemoryBound(to: Input.self).pointee), into: target, senders: senders,
-                      context: context)
+            // The pointer is to an `Input` the upstream holds for the call (`withUnsafePointer(to:)`).
+            emitValue(body(value.load(as: Input.self)), into: target, senders: senders, context: context)
         }
     }
 

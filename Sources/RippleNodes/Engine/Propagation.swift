@@ -1,13 +1,17 @@
+import DequeModule
 import RippleCore
 import Synchronization
 
 // How one node settles: the per-value path every set and every hop runs.
 //
 // Invariants:
-// - A node settles with its lock held only to store the value, stamp its mark (see `CycleRule.swift`) and take its
-//   edge lists; listeners and downstream transforms run outside the lock, listeners first, in registration order.
-// - A user set opens a transaction (see `Transaction.swift`), joins the open batch, runs a nested frame at once (the
-//   node is untouched by every open frame), or waits as a job (it is not).
+// - Everything here runs while the thread holds the graph's domain (see `Domain.swift`): no other transaction of
+//   the graph interleaves. A node's own lock is held only to store the value, stamp its mark (see `CycleRule.swift`)
+//   and take its edge lists (readers outside the graph, such as `value`, take it too).
+// - A node's listener calls are collected in settle order (`collectDelivery`) and run after the commit, outside
+//   every lock; downstream transforms run at once, in link order.
+// - A user set opens a transaction (it takes the node's domain), is collected by the open `Node.batch`, joins the
+//   batch being applied, or, from a transform, waits as a job.
 // - A push from an edge settles a node with one upstream at once (no other path can reach it, so it cannot glitch:
 //   a straight chain needs no queue) unless the thread is `directDepthLimit` hops deep; a node with several
 //   upstreams waits in the rank queue, unless nothing else can change in the frame any more (no sibling edge left
@@ -49,58 +53,62 @@ extension Node {
             cleanStorage()
             return
         }
-        if state.frame == 0 {
-            // The common case: a set with nothing open on this thread, the node settles at once.
+        if state.held == nil && state.batchDepth == 0 {
+            // The common case: a set with no transaction running and no batch open on this thread. It takes the
+            // node's domain (see `Domain.swift`) and settles the graph under it.
+            let root = lockOwnDomain()
+            state.held = root
             state.beginOutermost()
             lock.lock()
             if checkMutable && !mutableFlag {
                 lock.unlock()
+                state.frame = 0
+                state.held = nil
+                root.unlock()
                 readOnlySetFailed()
             }
             settleStoring(value, context: context, state: state)
             state.finishOutermost()
+            state.commit(root)
         } else {
             setInOpenFrame(value, context: context, checkMutable: checkMutable, state: state)
         }
     }
 
-    /// A set while a frame is open on this thread: from inside `Node.batch`, or from a listener.
+    /// A set while this thread runs a transaction (from a transform, or a batch being applied) or inside
+    /// `Node.batch`: collected by the batch, joined to the batch being applied, or a later transaction.
     @inlinable
     final func setInOpenFrame(_ value: Value, context: (any Sendable)?, checkMutable: Bool, state: PropagationState) {
+        if checkMutable { requireMutable() }
+        if state.batchDepth > 0 {
+            state.collect(self) { [self] state in self.joinBatch(value, context: context, state: state) }
+        } else if state.collecting {
+            joinBatch(value, context: context, state: state)
+        } else {
+            // From a transform: the domain is held, the set waits for the next transaction.
+            queueSet(value, context: context, state: state)
+        }
+    }
+
+    /// Joins the batch being applied: stored now, settled when the batch's frame closes. Set twice, the node keeps
+    /// its last value.
+    @usableFromInline
+    final func joinBatch(_ value: Value, context: (any Sendable)?, state: PropagationState) {
         lock.lock()
-        if checkMutable && !mutableFlag {
-            lock.unlock()
-            readOnlySetFailed()
-        }
         let markFrame = mark & ~3
-        if state.collecting {
-            if markFrame != state.frame && markFrame != 0 && state.isOuter(markFrame) {
-                lock.unlock()
-                queueSet(value, context: context, state: state)
-                return
-            }
-            // Joins the batch: stored now, settled when the batch ends. Set twice, the node keeps its last value.
-            var previous = value
-            _ = exchangeValue(&previous)
-            let waiting = markFrame == state.frame
-            mark = state.frame | NodeMark.origin
-            let rank = Int(self.rank)
-            lock.unlock()
-            extendLifetime(previous)
-            if !waiting { enqueue(rank: rank, context: context, state: state) }
-            return
-        }
-        if markFrame != 0 && state.isOpen(markFrame) {
-            // Set from a listener while this node is part of an open frame: the next transaction.
+        if markFrame != state.frame && markFrame != 0 && state.isOuter(markFrame) {
             lock.unlock()
             queueSet(value, context: context, state: state)
             return
         }
+        var previous = value
+        _ = exchangeValue(&previous)
+        let waiting = markFrame == state.frame
+        mark = state.frame | NodeMark.origin
+        let rank = Int(self.rank)
         lock.unlock()
-        let saved = state.openFrame(collecting: false)
-        lock.lock()
-        settleStoring(value, context: context, state: state)
-        state.closeFrame(saved)
+        extendLifetime(previous)
+        if !waiting { enqueue(rank: rank, context: context, state: state) }
     }
 
     @usableFromInline
@@ -210,6 +218,9 @@ extension Node {
     /// 2,905).
     @inlinable @inline(__always)
     final func settleLockedInline(_ value: Value, context: (any Sendable)?, state: PropagationState) {
+        #if RIPPLE_INTERNAL_CHECKS
+        state.touched.append(self)
+        #endif
         if edges.shape == .none {
             // Nothing to read (a node just made by an operator, a leaf nobody listens to): no reader to count in and
             // out, which is a locked instruction.
@@ -241,31 +252,29 @@ extension Node {
             // Observation first, as a first listener: its `onChange` is user code, so it runs in the frame.
             if observed { notifyObservation() }
             var index = 0
-            while index < listenerCount {
-                if listeners[index].toOpaque() != tombstone {
-                    listeners[index]._withUnsafeGuaranteedRef { object in
-                        let listener = unsafeDowncast(object, to: ListenEdge<Value>.self)
-                        // Every listener of the snapshot was live when it was taken. One may have been cancelled by
-                        // user code run since (a listener may cancel another): while `edgesVersion` is unchanged
-                        // none was; otherwise the flag is re-read under the lock.
-                        var live = true
-                        if edgesVersion.load(ordering: .acquiring) != version {
-                            lock.lock()
-                            live = listener.live
-                            lock.unlock()
-                        }
-                        // A listener still hearing its first value on the thread that attached it gets this one
-                        // from that thread, after it (see `Node.attachDeliveringCurrent`).
-                        if live && !(listener.initialPending.load(ordering: .relaxed)
-                            && handOff(value, context: context, to: listener)) {
-                            // The listener is alive for the call (the snapshot holds it): said explicitly, since
-                            // once this code is inlined into `receive` the optimiser no longer sees it, and retained
-                            // and released `action`'s context around every call (~46 instructions a listener).
-                            withExtendedLifetime(listener) { listener.action(value, context) }
-                        }
+            if listenerCount == 1 {
+                if listeners[0].toOpaque() != tombstone {
+                    listeners[0]._withUnsafeGuaranteedRef { object in
+                        // Called after the transaction commits, outside the domain (see `Domain.swift`); whether
+                        // it is still attached is asked then.
+                        collectDelivery(value, context: context, to: unsafeDowncast(object, to: ListenEdge<Value>.self),
+                                        state: state)
                     }
                 }
-                index += 1
+            } else if listenerCount > 1 {
+                // One queued call for all of the node's listeners, in registration order: a closure per listener
+                // cost FanOut100 ~1,050 instructions a listener.
+                var all: [ListenEdge<Value>] = []
+                all.reserveCapacity(listenerCount)
+                while index < listenerCount {
+                    if listeners[index].toOpaque() != tombstone {
+                        listeners[index]._withUnsafeGuaranteedRef { object in
+                            all.append(unsafeDowncast(object, to: ListenEdge<Value>.self))
+                        }
+                    }
+                    index += 1
+                }
+                collectDeliveries(value, context: context, to: all, state: state)
             }
             let downstream = listeners + listenerCount
             if downstreamCount == 0 {
@@ -301,6 +310,47 @@ extension Node {
         finishReadingEdges()
     }
 
+    /// Queues one listener call of the running transaction.
+    @inlinable
+    final func collectDelivery(_ value: Value, context: (any Sendable)?, to listener: ListenEdge<Value>,
+                               state: PropagationState) {
+        let senders = listener.wantsSenders ? state.senderSnapshot() : nil
+        // Straight into the held domain's queue (its lock is held): the calls join it in settle order, after every
+        // earlier transaction's.
+        state.held!.deliveries.append { [self] in
+            self.deliver(value, context: context, to: listener, senders: senders)
+        }
+    }
+
+    /// Queues the calls of several listeners of this node, as one entry of the domain's queue.
+    @inlinable
+    final func collectDeliveries(_ value: Value, context: (any Sendable)?, to listeners: [ListenEdge<Value>],
+                                 state: PropagationState) {
+        let senders = listeners.contains(where: \.wantsSenders) ? state.senderSnapshot() : nil
+        state.held!.deliveries.append { [self] in
+            for listener in listeners { self.deliver(value, context: context, to: listener, senders: senders) }
+        }
+    }
+
+    /// One listener call, run by the domain's drainer outside every lock: skipped when the listener was cancelled
+    /// since; handed to the thread still delivering its first value, if one is (see `attachDeliveringCurrent`).
+    @inlinable
+    final func deliver(_ value: Value, context: (any Sendable)?, to listener: ListenEdge<Value>,
+                       senders: SenderSnapshot?) {
+        lock.lock()
+        let live = listener.live
+        lock.unlock()
+        guard live else { return }
+        if listener.initialPending.load(ordering: .relaxed) && handOff(value, context: context, to: listener) {
+            return
+        }
+        if let senders {
+            PropagationState.withDeliveringSenders(senders) { listener.action(value, context) }
+        } else {
+            listener.action(value, context)
+        }
+    }
+
     /// Pushes `value` along one downstream entry: a slot's transform, or a fused operator node.
     @inlinable @inline(__always)
     final func push(_ value: Value, along entry: Unmanaged<AnyObject>, senders: SenderList, context: (any Sendable)?,
@@ -309,14 +359,12 @@ extension Node {
             // A fused operator node (see `FusedNode.swift`), upgraded as a slot's target is.
             let address = fusedNodeAddress(entry)
             guard state.tryRetain.unsafelyUnwrapped(address) != nil else { return }
-            Unmanaged<FusedNode<Value, Value>>.fromOpaque(address)._withUnsafeGuaranteedRef { node in
-                // Seen as a `FusedNode<Value, Value>`: its output type is unknown here, and no stored property of a
-                // fused node, or of a node, depends on it (a node's value is raw bytes, see `StoredValue.swift`), so
-                // `inletPush` is at the same place whatever the output type. Through a method of the node instead
-                // (``NodeBase/receiveFused(_:senders:context:)``), a hop cost 17 instructions more (DeepChain10 188 →
-                // 205 per hop, MapFilterPumping 2,208 → 2,412 per value).
-                // Unprotected: a stack protector would guard every settle, hop or not (~6 instructions a set).
-                _withUnprotectedUnsafePointer(to: value) { node.inletPush(.fromOpaque(address), $0, senders, context) }
+            Unmanaged<NodeBase>.fromOpaque(address)._withUnsafeGuaranteedRef { node in
+                // Through the node's class (its output type is unknown here): engine 2 read `inletPush` through a
+                // `FusedNode<Value, Value>` view, a cast between specialisations that only held while no stored
+                // property depended on the output type; this virtual call cost 17 instructions a hop more then
+                // (DeepChain10 188 → 205 per hop). Unprotected: no stack protector per settle (~6 instructions).
+                _withUnprotectedUnsafePointer(to: value) { node.receiveFused($0, senders: senders, context: context) }
             }
             Unmanaged<AnyObject>.fromOpaque(address).release()
         } else {
@@ -344,17 +392,18 @@ extension Node {
     /// the nodes in `senders` are not set again in it.
     final func resumePropagation(_ value: Value, context: (any Sendable)?, senders: SenderSnapshot) {
         let state = PropagationState.current.takeUnretainedValue()
-        state.inFrame {
-            for id in senders.ids { state.block(id) }
-            if state.isBlocked(ObjectIdentifier(self)) { return }
-            lock.lock()
-            let markFrame = mark & ~3
-            if markFrame != 0 && state.isOuter(markFrame) {
-                lock.unlock()
-                state.queueJob { [self] in self.resumePropagation(value, context: context, senders: senders) }
-                return
+        if state.held != nil || state.batchDepth > 0 {
+            // From inside a transaction (a synchronous scheduler in a transform) or a batch: a later transaction.
+            state.queueJob { [self] in self.resumePropagation(value, context: context, senders: senders) }
+            return
+        }
+        state.transact([self]) {
+            state.inFrame {
+                for id in senders.ids { state.block(id) }
+                if state.isBlocked(ObjectIdentifier(self)) { return }
+                lock.lock()
+                settleStoring(value, context: context, state: state)
             }
-            settleStoring(value, context: context, state: state)
         }
     }
 
@@ -362,6 +411,25 @@ extension Node {
     /// the downstream edges and pushes the current value (if any) through its operator. The first three under one
     /// lock (three lock rounds before: each a locked instruction, which dominate creating on the wall clock).
     final func linkFused<Output: Sendable>(_ node: FusedNode<Value, Output>) {
+        let state = threadState.takeUnretainedValue()
+        if let held = state.held {
+            // From a transform (a flattenMap's selector building a chain): this node must be in the held domain.
+            if tryJoin(self, into: held) && node.adoptDomainIfFresh(held) {
+                linkFusedHeld(node)
+            } else {
+                state.queueJob { [self] in self.linkFused(node) }
+            }
+        } else {
+            let root = lockOwnDomain()
+            _ = node.adoptDomainIfFresh(root)
+            state.held = root
+            linkFusedHeld(node)
+            state.commit(root)
+        }
+    }
+
+    /// ``linkFused(_:)`` with the domain held.
+    private func linkFusedHeld<Output: Sendable>(_ node: FusedNode<Value, Output>) {
         withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { buffer in
             let slot = buffer.baseAddress.unsafelyUnwrapped
             lock.lock()

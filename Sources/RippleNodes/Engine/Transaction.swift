@@ -2,12 +2,13 @@ import DequeModule
 import RippleCore
 import Synchronization
 
-// A transaction: everything one set (or one `Node.batch`) changes, settled in one pass on one thread.
+// A transaction: everything one set (or one `Node.batch`) changes, settled in one pass on one thread, while that
+// thread holds the graph's domain (see `Domain.swift`, `DomainTransaction.swift`).
 //
 // Invariants:
-// - Each thread has at most one *running* frame at a time, plus the frames it interrupted (a listener that sets a
-//   node nobody in an open frame touched runs a nested frame at once; it ends before the listener returns).
-// - A frame has an id unique across threads (thread tag | serial). A node records the id of the last frame that
+// - Frames open and close only while the thread holds a domain. Each thread has at most one *running* frame at a
+//   time, plus the frames it interrupted (linking from inside a transform pushes in a nested frame).
+// - A frame has an id unique across threads and never reused (`nextFrameID()`, a global counter). A node records the id of the last frame that
 //   touched it, and how (see `CycleRule.swift`): nothing else is needed to know "set in this transaction".
 // - Nodes with one upstream settle as soon as their upstream hands them a value (depth-first, like the engine 1
 //   walk); nodes with several wait in the frame's rank queue and settle when nothing of lower rank is pending,
@@ -15,17 +16,25 @@ import Synchronization
 //   frame, after every upstream that changes in the frame: no glitch.
 // - Direct settling recurses at most `directDepthLimit` hops; deeper, the node waits on the frame's deferred stack:
 //   the call stack never grows with the graph.
-// - Sets that cannot join (the node is already part of an open frame: a listener setting its own node, a ring fed
-//   back from a listener) wait in `jobs` (FIFO) and run as the next transactions once the outermost frame ends, so
-//   every listener hears value N before any hears N+1.
+// - Sets made while the thread holds a domain (from a transform) wait in `jobs` (FIFO) and run as the next
+//   transactions once the domain is released; listeners run after the commit (`PropagationState.commit`), so every
+//   listener hears value N before any hears N+1.
 // - Only this thread touches its state, so the dynamic exclusivity checks are turned off.
 
 /// Every thread's engine state. The key holds each thread's state until the thread exits.
 @usableFromInline
 let propagationStates = ThreadLocal<PropagationState>()
 
-/// Hands each thread's state a distinct tag (the high bits of its frame ids).
-private let threadTags = Atomic<UInt64>(0)
+/// Hands out frame ids, unique across threads and never reused (2^62 frames before a wrap): one atomic increment
+/// per frame, not per hop. (Engine 2 made them from a per-thread tag, which wrapped after 2^20 thread states.)
+@usableFromInline
+let frameIDs = Atomic<UInt64>(0)
+
+/// A new frame id: a multiple of 4 (see `NodeMark`), never 0.
+@inlinable @inline(__always)
+func nextFrameID() -> UInt64 {
+    frameIDs.wrappingAdd(4, ordering: .relaxed).newValue
+}
 
 /// How many nodes settle by direct recursion before the rest wait on the deferred stack: bounds the call stack a
 /// set needs (one hop is a few hundred bytes of stack) whatever the depth of the graph.
@@ -85,11 +94,20 @@ final class PropagationState {
         propagationStates.unretained(orMake: PropagationState.init)
     }
 
-    @usableFromInline let threadTag: UInt64
     /// `swift_tryRetain`, kept here so a hop into a fused node reaches it without the global's lazy-initialisation
     /// check (see `FusedNode.swift`).
     @usableFromInline let tryRetain: TryRetainFunction?
-    @usableFromInline @exclusivity(unchecked) var serial: UInt64 = 0
+    /// The domain this thread holds while it runs a transaction (see `Domain.swift`), nil otherwise.
+    @usableFromInline @exclusivity(unchecked) var held: Domain?
+    /// How many `Node.batch` bodies this thread is in, and the sets they collected (applied when the outermost ends).
+    @usableFromInline @exclusivity(unchecked) var batchDepth = 0
+    @exclusivity(unchecked) var batchSets: [CollectedSet] = []
+    #if RIPPLE_INTERNAL_CHECKS
+    /// The nodes the running transaction settled, checked at commit (see `InvariantChecks.swift`).
+    @usableFromInline @exclusivity(unchecked) var touched: [any InvariantChecked] = []
+    #endif
+    /// The sender list of the listener call running on this thread, for a sender-list listener.
+    @exclusivity(unchecked) var deliveringSenders: SenderSnapshot?
     /// The open frame's id (a multiple of 4, see `NodeMark`), 0 when none is open.
     @usableFromInline @exclusivity(unchecked) var frame: UInt64 = 0
     /// Whether the open frame collects sets (inside `Node.batch`) rather than running.
@@ -129,7 +147,6 @@ final class PropagationState {
 
     @usableFromInline
     init() {
-        threadTag = (threadTags.wrappingAdd(1, ordering: .relaxed).newValue) << 44
         tryRetain = runtimeTryRetain
     }
 
@@ -166,8 +183,7 @@ final class PropagationState {
     /// frame of `Node.batch` sets it, and closing that frame restores it), so it is neither set here nor reset below.
     @inlinable @inline(__always)
     func beginOutermost() {
-        serial &+= 4
-        frame = threadTag | serial
+        frame = nextFrameID()
     }
 
     /// Settles what the outermost frame left pending, closes it and runs the queued sets.
@@ -188,8 +204,7 @@ final class PropagationState {
         let saved = SavedFrame(frame: frame, collecting: self.collecting, queueBase: queueBase,
                                deferredBase: deferredBase, blockedBase: blockedBase, pathBase: pathBase)
         if frame != 0 { outerFrames.push(frame) }
-        serial &+= 4
-        frame = threadTag | serial
+        frame = nextFrameID()
         self.collecting = collecting
         queueBase = queue.count
         deferredBase = deferred.count
@@ -272,7 +287,7 @@ final class PropagationState {
 
     @usableFromInline
     func drainJobs() {
-        guard frame == 0, !drainingJobs else { return }
+        guard frame == 0, held == nil, !drainingJobs else { return }
         drainingJobs = true
         while let job = jobs.popFirst() { job() }
         drainingJobs = false
@@ -293,6 +308,28 @@ final class PropagationState {
     @inlinable @inline(__always)
     func isBlocked(_ id: ObjectIdentifier) -> Bool {
         blocked.count > blockedBase && blocked.contains(id, from: blockedBase)
+    }
+
+    /// Collects a set made inside `Node.batch`, applied when the outermost batch ends.
+    @usableFromInline
+    func collect<Value: Sendable>(_ node: Node<Value>, _ apply: @escaping (PropagationState) -> Void) {
+        batchSets.append(CollectedSet(node: node, apply: apply))
+    }
+
+    /// The sender list of the node settling now, kept for a listener called after the commit.
+    @usableFromInline
+    func senderSnapshot() -> SenderSnapshot {
+        SenderSnapshot(ids: snapshotIDs())
+    }
+
+    /// Runs a listener call with `senders` as the sender list `withSenderListAndContextBlock` reports.
+    @usableFromInline
+    static func withDeliveringSenders(_ senders: SenderSnapshot, _ body: () -> Void) {
+        let state = current.takeUnretainedValue()
+        let saved = state.deliveringSenders
+        state.deliveringSenders = senders
+        body()
+        state.deliveringSenders = saved
     }
 
     func snapshotIDs() -> [ObjectIdentifier] {
@@ -391,7 +428,9 @@ public struct SenderSnapshot: Sendable {
 extension Node where Value == Void {
     /// Runs `body` as one transaction: every set inside it joins, and nodes settle once, after `body` returns. A
     /// node combining two nodes set inside emits once; a node set twice settles with its last value. Nested batches
-    /// join the outermost one. Returns what `body` returns.
+    /// join the outermost one. The sets are applied together when the outermost batch returns, so no other thread
+    /// sees part of them (and a read inside `body` shows the value from before the batch). Returns what `body`
+    /// returns.
     ///
     /// ```swift
     /// let width = MutableNode(1), height = MutableNode(1)
@@ -403,11 +442,11 @@ extension Node where Value == Void {
     /// ```
     public static func batch<Result>(_ body: () throws -> Result) rethrows -> Result {
         let state = PropagationState.current.takeUnretainedValue()
-        if state.collecting { return try body() }
-        let saved = state.openFrame(collecting: true)
+        state.batchDepth += 1
         defer {
-            state.collecting = false
-            state.closeFrame(saved)
+            state.batchDepth -= 1
+            // The sets are applied together, under the merged domain of every node set (see `Domain.swift`).
+            if state.batchDepth == 0 { state.applyBatch() }
         }
         return try body()
     }

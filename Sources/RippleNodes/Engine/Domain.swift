@@ -1,0 +1,235 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import DequeModule
+import RippleCore
+import Synchronization
+
+// A domain: the unit of isolation of the engine. Every connected graph has one; a transaction holds its domain's lock
+// from its first store to its commit, so two transactions of one graph never interleave.
+//
+// Invariants:
+// - A node belongs to exactly one *root* domain: follow `parent` from the node's hint until a domain without one.
+//   `parent` is written once, when the domain is merged into another, under both domains' locks, and never cleared:
+//   domains merge, never split (an over-large domain is only less parallel, never wrong).
+// - `parent`, `deliveries` and `drainer` are read and written only under the domain's own lock. Only a root's
+//   `deliveries` and `drainer` are used; a merge moves the child's into the root.
+// - A thread waits (blocks) for a domain's lock only while it holds no other domain's lock, except in
+//   ``lockMerged(_:_:)``, which takes both roots in address order. A thread that holds a domain and needs another
+//   (a transform that links into a second graph) only *tries* the other lock; when that fails, the work becomes a
+//   later transaction. So no cycle of waits can form: deadlock-free (see the Propagation article's picture).
+// - `deliveries` holds the listener calls of committed transactions, in commit order. One thread at a time (the
+//   `drainer`) takes them out and runs them outside every lock, so the listener calls of successive transactions
+//   never overlap or reorder.
+
+/// The lock, delivery queue and union-find link of one connected graph.
+@usableFromInline
+final class Domain: @unchecked Sendable {
+    /// 0 free, 1 held. A word of its own rather than `RawLock`, for `tryLock`.
+    private let word = Atomic<UInt32>(0)
+    /// The domain this one was merged into; nil for a root. Guarded by this domain's lock.
+    @exclusivity(unchecked) private(set) var parent: Domain?
+    /// Listener calls of committed transactions, oldest first. Guarded by the lock; only a root's is used.
+    @usableFromInline @exclusivity(unchecked) var deliveries = Deque<() -> Void>()
+    /// The thread (its engine state) running `deliveries`, or nil. Guarded by the lock; only a root's is used.
+    @exclusivity(unchecked) var drainer: ObjectIdentifier?
+    #if RIPPLE_INTERNAL_CHECKS
+    /// Whether the lock is held: checked where the engine relies on holding it.
+    let held = Atomic<Bool>(false)
+    #endif
+
+    @usableFromInline
+    init() {}
+
+    @usableFromInline
+    func lock() {
+        if !word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
+            lockContended()
+        }
+        #if RIPPLE_INTERNAL_CHECKS
+        held.store(true, ordering: .relaxed)
+        #endif
+    }
+
+    /// A transaction may hold the lock for a while: waiters yield their processor between rounds.
+    private func lockContended() {
+        var rounds = 0
+        while true {
+            if word.load(ordering: .relaxed) == 0
+                && word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
+            {
+                return
+            }
+            rounds += 1
+            if rounds >= 16 { sched_yield() }
+        }
+    }
+
+    func tryLock() -> Bool {
+        let taken = word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
+        #if RIPPLE_INTERNAL_CHECKS
+        if taken { held.store(true, ordering: .relaxed) }
+        #endif
+        return taken
+    }
+
+    @usableFromInline
+    func unlock() {
+        #if RIPPLE_INTERNAL_CHECKS
+        held.store(false, ordering: .relaxed)
+        #endif
+        word.store(0, ordering: .releasing)
+    }
+
+    /// Makes this root (locked, as is `root`) a child of `root`, moving its pending listener calls after `root`'s.
+    /// A drain running on this domain continues on `root` when `root` has none.
+    func merge(into root: Domain) {
+        #if RIPPLE_INTERNAL_CHECKS
+        precondition(parent == nil && root.parent == nil && held.load(ordering: .relaxed)
+                     && root.held.load(ordering: .relaxed), "Domain.merge: both domains must be locked roots")
+        #endif
+        parent = root
+        if !deliveries.isEmpty {
+            root.deliveries.append(contentsOf: deliveries)
+            deliveries.removeAll()
+        }
+        if root.drainer == nil { root.drainer = drainer }
+        drainer = nil
+    }
+
+    /// The root of `start`'s tree, locked. Call holding no domain lock (it waits).
+    static func lockRoot(from start: Domain) -> Domain {
+        var domain = start
+        while true {
+            domain.lock()
+            guard let next = domain.parent else { return domain }
+            domain.unlock()
+            domain = next
+        }
+    }
+}
+
+/// What the engine needs of a node to find its domain, without its value type.
+@usableFromInline
+protocol DomainMember: AnyObject {
+    /// The node's domain, or one it was merged into (created on first use).
+    func domainHint() -> Domain
+    /// Points the node straight at `root` (path compression).
+    func setDomainHint(_ root: Domain)
+    /// Puts a node that has no domain yet (a new operator's node) in `root`, which the caller holds; false when it
+    /// has one.
+    func adoptDomainIfFresh(_ root: Domain) -> Bool
+}
+
+/// Locks the root domain of `node`. Call holding no domain lock.
+func lockDomain(of node: some DomainMember) -> Domain {
+    let hint = node.domainHint()
+    let root = Domain.lockRoot(from: hint)
+    if root !== hint { node.setDomainHint(root) }
+    return root
+}
+
+/// Merges the domains of `a` and `b` (one graph from now on) and returns the root, locked. Call holding no domain
+/// lock: both roots are taken in address order, and re-checked, since another merge may have happened between
+/// finding a root and locking it.
+func lockMerged(_ a: any DomainMember, _ b: any DomainMember) -> Domain {
+    while true {
+        let rootA = lockDomain(of: a)
+        if b.adoptDomainIfFresh(rootA) || rootA === b.domainHint() { return rootA }
+        rootA.unlock()
+        let rootB = lockDomain(of: b)
+        rootB.unlock()
+        if rootA === rootB {
+            let root = Domain.lockRoot(from: rootA)
+            if root === rootA { return root }
+            root.unlock()
+            continue
+        }
+        let (first, second) = ObjectIdentifier(rootA) < ObjectIdentifier(rootB) ? (rootA, rootB) : (rootB, rootA)
+        first.lock()
+        second.lock()
+        guard first.parent == nil, second.parent == nil else {
+            second.unlock()
+            first.unlock()
+            continue
+        }
+        second.merge(into: first)
+        second.unlock()
+        a.setDomainHint(first)
+        b.setDomainHint(first)
+        return first
+    }
+}
+
+/// Brings `node` into `held` (locked by this thread) without waiting: true when it already was, or when its root
+/// could be locked at once and merged in; false when another thread holds it (the caller then defers its work).
+func tryJoin(_ node: some DomainMember, into held: Domain) -> Bool {
+    if node.adoptDomainIfFresh(held) { return true }
+    var domain = node.domainHint()
+    while true {
+        if domain === held { return true }
+        guard domain.tryLock() else { return false }
+        if let next = domain.parent {
+            domain.unlock()
+            domain = next
+            continue
+        }
+        domain.merge(into: held)
+        domain.unlock()
+        node.setDomainHint(held)
+        return true
+    }
+}
+
+extension Node: DomainMember {
+    @usableFromInline
+    final func domainHint() -> Domain {
+        lock.lock()
+        if domainStorage == nil { domainStorage = Domain() }
+        let domain = domainStorage.unsafelyUnwrapped
+        lock.unlock()
+        return domain
+    }
+
+    @usableFromInline
+    final func setDomainHint(_ root: Domain) {
+        lock.lock()
+        // Released after unlocking: it may be the last reference to a merged-away domain.
+        let previous = domainStorage
+        domainStorage = root
+        lock.unlock()
+        extendLifetime(previous)
+    }
+
+    @usableFromInline
+    final func adoptDomainIfFresh(_ root: Domain) -> Bool {
+        lock.lock()
+        let fresh = domainStorage == nil
+        if fresh { domainStorage = root }
+        lock.unlock()
+        return fresh
+    }
+
+    /// Locks this node's root domain. Call holding no domain.
+    @usableFromInline
+    final func lockOwnDomain() -> Domain {
+        // `lockDomain(of:)` without the generic call (unspecialised, it looked `Node<Value>`'s conformance up on
+        // every set).
+        let hint = domainHint()
+        let root = Domain.lockRoot(from: hint)
+        if root !== hint { setDomainHint(root) }
+        return root
+    }
+}
+
+extension Node {
+    /// ``tryJoin(_:into:)`` for code inlined into clients.
+    @usableFromInline
+    final func joinDomainIfFree(_ held: Domain) -> Bool {
+        tryJoin(self, into: held)
+    }
+}

@@ -1,0 +1,135 @@
+import RippleCore
+
+// How a transaction holds its domain, commits, and hands its listener calls over.
+//
+// Invariants:
+// - A thread holds at most one domain (`PropagationState.held`) and runs at most one transaction at a time; every
+//   frame (see `Transaction.swift`) opens and closes while that domain is held, so a node's mark, the rank queue and
+//   the deferred stack are only ever touched by the domain's holder.
+// - Commit order is transaction order: a transaction's listener calls join the domain's delivery queue while it
+//   holds the lock (`Node.collectDelivery`), and the queue is run in order by one drainer at a time, outside every lock.
+// - Work that needs a domain while the thread holds another it cannot take at once (a set from a transform, a link
+//   into a busy graph, a batch inside a transform) waits in the thread's `jobs` and runs, FIFO, as later
+//   transactions once the domain is released.
+
+/// A set collected by `Node.batch`: applied when the outermost batch ends.
+@usableFromInline
+struct CollectedSet {
+    let node: any DomainMember
+    let apply: (PropagationState) -> Void
+}
+
+extension PropagationState {
+    /// Runs `body` holding the merged domain of `nodes` (the thread holds none), then commits.
+    func transact(_ nodes: [any DomainMember], _ body: () -> Void) {
+        let root = lockAll(nodes)
+        held = root
+        body()
+        commit(root)
+    }
+
+    /// Locks the one domain all of `nodes` belong to, merging theirs first. Call holding no domain.
+    func lockAll(_ nodes: [any DomainMember]) -> Domain {
+        let first = nodes[0]
+        if nodes.count == 1 { return lockDomain(of: first) }
+        if nodes.count == 2 { return lockMerged(first, nodes[1]) }
+        for other in nodes.dropFirst() { lockMerged(first, other).unlock() }
+        // Domains only ever merge, so every node is still in `first`'s.
+        return lockDomain(of: first)
+    }
+
+    /// Runs `operation` with `nodes`' domain held: as a transaction of its own when the thread holds none, at once
+    /// when the thread's domain includes (or can take over at once) every node's, otherwise later, as a job.
+    func withDomains(_ nodes: [any DomainMember], _ operation: @escaping () -> Void) {
+        if nodes.isEmpty {
+            operation()
+        } else if let held {
+            if nodes.allSatisfy({ tryJoin($0, into: held) }) {
+                operation()
+            } else {
+                queueJob { [unowned self] in self.withDomains(nodes, operation) }
+            }
+        } else {
+            transact(nodes, operation)
+        }
+    }
+
+    /// Ends the transaction holding `root`: checks the invariants (internal-checks builds), moves the listener
+    /// calls to the domain's queue, releases the domain, runs the queue unless another thread is running it, then
+    /// the sets this transaction deferred.
+    @usableFromInline
+    func commit(_ root: Domain) {
+        #if RIPPLE_INTERNAL_CHECKS
+        checkInvariants(root)
+        #endif
+        var drains = false
+        if root.drainer == nil && !root.deliveries.isEmpty {
+            root.drainer = ObjectIdentifier(self)
+            drains = true
+        }
+        held = nil
+        root.unlock()
+        if drains { drainDeliveries(from: root) }
+        if !jobs.isEmpty { drainJobs() }
+    }
+
+    /// Runs the domain's queued listener calls one at a time, outside the lock, while this thread is its drainer.
+    /// A domain merged meanwhile is followed to its root; a root another thread drains is left to that thread.
+    func drainDeliveries(from start: Domain) {
+        let me = ObjectIdentifier(self)
+        var domain = start
+        while true {
+            domain = Domain.lockRoot(from: domain)
+            if domain.drainer != me {
+                guard domain.drainer == nil else {
+                    domain.unlock()
+                    return
+                }
+                domain.drainer = me
+            }
+            guard let call = domain.deliveries.popFirst() else {
+                domain.drainer = nil
+                domain.unlock()
+                return
+            }
+            domain.unlock()
+            call()
+        }
+    }
+
+    /// Applies the sets the outermost `Node.batch` collected: one transaction over the merged domain of every node
+    /// set, so no other thread sees part of it. Inside a transaction, a later one.
+    func applyBatch() {
+        let sets = batchSets
+        batchSets = []
+        guard !sets.isEmpty else { return }
+        if held != nil {
+            queueJob { [unowned self] in self.applyCollected(sets) }
+        } else {
+            applyCollected(sets)
+        }
+    }
+
+    private func applyCollected(_ sets: [CollectedSet]) {
+        transact(sets.map(\.node)) {
+            let saved = openFrame(collecting: true)
+            for set in sets { set.apply(self) }
+            collecting = false
+            closeFrame(saved)
+        }
+    }
+
+    #if RIPPLE_INTERNAL_CHECKS
+    /// What must hold when a transaction commits.
+    func checkInvariants(_ root: Domain) {
+        precondition(root.held.load(ordering: .relaxed), "commit: the domain is not locked")
+        precondition(root.parent == nil, "commit: the held domain is not a root")
+        precondition(frame == 0, "commit: a frame is still open")
+        precondition(queue.count == 0 && deferred.isEmpty && waiting == 0,
+                     "commit: nodes still wait in the rank queue or on the deferred stack")
+        precondition(path.count == 0 && openSiblings == 0, "commit: the settle path is not empty")
+        precondition(outerFrames.count == 0 && !collecting, "commit: an outer frame is still open")
+        checkTouchedNodes()
+    }
+    #endif
+}

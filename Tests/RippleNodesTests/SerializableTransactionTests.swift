@@ -1,0 +1,388 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import RippleCore
+import RippleNodes
+import RippleTesting
+import Synchronization
+import Testing
+
+// Issue 28, item 1: whatever threads set, batch, link or listen, every state a listener, a `value` read or a derived
+// node shows is that of some serial order of whole transactions. Each test is one of the issue's reproductions, run on
+// real threads that start together (a spin barrier) over at least 10,000 rounds; engine 2 failed every one of them.
+
+/// Runs `body(thread)` on `count` threads of their own, started together; returns once all are done.
+private func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    // Threads of their own (not Dispatch's pool, which may run fewer at once than the barrier waits for).
+    let start = RoundBarrier(count)
+    var threads: [pthread_t] = []
+    for thread in 0..<count {
+        let job = ThreadJob {
+            start.wait()
+            body(thread)
+        }
+        var handle = pthread_t()
+        let created = pthread_create(&handle, nil, { raw in
+            Unmanaged<ThreadJob>.fromOpaque(raw!).takeRetainedValue().run()
+            return nil
+        }, Unmanaged.passRetained(job).toOpaque())
+        precondition(created == 0, "pthread_create failed: \(created)")
+        threads.append(handle)
+    }
+    for handle in threads { pthread_join(handle, nil) }
+}
+
+private final class ThreadJob: Sendable {
+    let run: @Sendable () -> Void
+
+    init(_ run: @escaping @Sendable () -> Void) {
+        self.run = run
+    }
+}
+
+/// `rounds` rounds of `count` threads: `setUp` makes the round's state (on the calling thread), every thread runs
+/// `body(thread, state)` at once, then `check(state)` runs once they are all done. The threads live across rounds
+/// (a barrier per round), so the rounds are cheap and every round overlaps.
+private func inRounds<State: Sendable>(
+    _ rounds: Int, threads count: Int, setUp: @escaping @Sendable () -> State,
+    _ body: @escaping @Sendable (Int, State) -> Void, check: @escaping @Sendable (State) -> Void
+) {
+    let barrier = RoundBarrier(count)
+    let current = Locked<State?>(nil)
+    onThreads(count) { thread in
+        for _ in 0..<rounds {
+            if thread == 0 { current.withLock { $0 = setUp() } }
+            barrier.wait()
+            body(thread, current.value!)
+            barrier.wait()
+            if thread == 0 { check(current.value!) }
+        }
+    }
+}
+
+/// A reusable spin barrier (the threads yield while they wait).
+private final class RoundBarrier: Sendable {
+    private let count: Int
+    private let arrived = Atomic<Int>(0)
+    private let generation = Atomic<Int>(0)
+
+    init(_ count: Int) {
+        self.count = count
+    }
+
+    func wait() {
+        let seen = generation.load(ordering: .acquiring)
+        if arrived.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue == count {
+            arrived.store(0, ordering: .relaxed)
+            generation.wrappingAdd(1, ordering: .acquiringAndReleasing)
+            return
+        }
+        while generation.load(ordering: .acquiring) == seen { sched_yield() }
+    }
+}
+
+/// Fewer rounds under a sanitizer (each set costs far more there), still enough to overlap.
+private let sanitized: Bool = {
+    #if canImport(Glibc)
+    return getenv("TSAN_OPTIONS") != nil || getenv("ASAN_OPTIONS") != nil
+    #else
+    return false
+    #endif
+}()
+
+private func rounds(_ full: Int) -> Int {
+    sanitized ? max(full / 10, 1_000) : full
+}
+
+@Suite("Engine 3: transactions from several threads are serializable")
+struct SerializableTransactionTests {
+    /// `combine(a.map, a.map * 2)`, two threads setting `a`: the sink settles once per set, with both sides of it.
+    @Test func aCombineOfTwoMapsSettlesOncePerSetWithBothSides() {
+        let setsPerThread = rounds(10_000) / 2
+        let bag = CancelBag()
+        let a = MutableNode(0)
+        let sink = Node.combine(a.map { $0 }, a.map { $0 &* 2 })
+        let heard = Locked(0)
+        let torn = Locked<[String]>([])
+        sink.listened(by: bag).withBlock { pair in
+            heard.withLock { $0 += 1 }
+            if pair.1 != pair.0 &* 2 { torn.withLock { $0.append("\(pair)") } }
+        }
+        onThreads(2) { thread in
+            for index in 1...setsPerThread { a.value = thread * 1_000_000 + index }
+        }
+        #expect(torn.value == [])
+        #expect(heard.value == 2 * setsPerThread + 1)
+        #expect(sink.value.map { [$0.0, $0.1] } == [a.value!, a.value! &* 2])
+    }
+
+    /// One thread batches `x = v; y = v`, another sets `z`: no listener of `combine(x, y, z)` sees half a batch.
+    @Test func aBatchIsAtomicForEveryOtherThread() {
+        let perThread = rounds(10_000) / 2
+        let bag = CancelBag()
+        let x = MutableNode(0), y = MutableNode(0), z = MutableNode(0)
+        let heard = Locked(0)
+        let torn = Locked<[String]>([])
+        Node.combine(x, y, z).listened(by: bag).withBlock { triple in
+            heard.withLock { $0 += 1 }
+            if triple.0 != triple.1 { torn.withLock { $0.append("\(triple)") } }
+        }
+        onThreads(2) { thread in
+            for value in 1...perThread {
+                if thread == 0 {
+                    Node.batch {
+                        x.value = value
+                        y.value = value
+                    }
+                } else {
+                    z.value = -value
+                }
+            }
+        }
+        #expect(torn.value == [])
+        #expect(heard.value == 2 * perThread + 1)
+    }
+
+    /// `r.link(to: a)`, cancel, link again, while another thread sets `a` 1…10: a linked `r` rests at `a`'s value.
+    @Test func aLinkMadeWhileTheSourceIsSetRestsAtItsLatestValue() {
+        let stale = Locked(0)
+        inRounds(rounds(10_000), threads: 2, setUp: { (MutableNode(0), MutableNode(-1)) }, { thread, nodes in
+            let (a, r) = nodes
+            if thread == 0 {
+                for value in 1...10 { a.value = value }
+            } else {
+                r.link(to: a).cancel()
+                _ = r.link(to: a)
+            }
+        }, check: { nodes in
+            if nodes.1.value != nodes.0.value { stale.withLock { $0 += 1 } }
+            nodes.1.removeUpstreams()
+        })
+        #expect(stale.value == 0)
+    }
+
+    /// `c = a.combine(b)`, one thread setting each input: at rest `c` is `(a.value, b.value)`.
+    @Test func aCombineRestsAtItsInputsLatestValues() {
+        let disagree = Locked<[String]>([])
+        inRounds(rounds(10_000), threads: 2, setUp: { () -> (MutableNode<Int>, MutableNode<Int>, Node<(Int, Int)>) in
+            let a = MutableNode(0), b = MutableNode(0)
+            return (a, b, a.combine(b))
+        }, { thread, nodes in
+            for value in 1...5 {
+                if thread == 0 { nodes.0.value = value } else { nodes.1.value = -value }
+            }
+        }, check: { nodes in
+            let rest = nodes.2.value!
+            if rest.0 != nodes.0.value || rest.1 != nodes.1.value {
+                disagree.withLock { $0.append("\(rest) vs (\(nodes.0.value!), \(nodes.1.value!))") }
+            }
+        })
+        #expect(disagree.value == [])
+    }
+
+    /// `source.map { $0 }` made while another thread sets the source once: the map rests at the new value.
+    @Test func aMapMadeWhileItsSourceIsSetRestsAtTheNewValue() {
+        let disagree = Locked(0)
+        let made = Locked<Node<Int>?>(nil)
+        inRounds(rounds(10_000), threads: 2, setUp: { MutableNode(0) }, { thread, source in
+            if thread == 0 {
+                source.value = 1
+            } else {
+                made.withLock { $0 = source.map { $0 } }
+            }
+        }, check: { source in
+            if made.value?.value != source.value { disagree.withLock { $0 += 1 } }
+            made.withLock { $0 = nil }
+        })
+        #expect(disagree.value == 0)
+    }
+
+    /// A hand-made ring `a → b → c → a`, each node set from its own thread: one lap per set, so each listener is
+    /// called once per set (plus the value it found on attaching).
+    @Test func aRingSetFromThreeThreadsCallsEachListenerOncePerSet() {
+        let setsPerThread = rounds(10_200) / 3
+        let bag = CancelBag()
+        let nodes = [MutableNode(0), MutableNode(0), MutableNode(0)]
+        let links = (0..<3).map { nodes[($0 + 1) % 3].link(to: nodes[$0]) }
+        let calls = Locked([0, 0, 0])
+        for index in 0..<3 {
+            nodes[index].listened(by: bag).withBlock { _ in calls.withLock { $0[index] += 1 } }
+        }
+        onThreads(3) { thread in
+            for value in 1...setsPerThread { nodes[thread].value = thread * 1_000_000 + value }
+        }
+        #expect(calls.value == Array(repeating: 3 * setsPerThread + 1, count: 3))
+        #expect(nodes[0].value == nodes[1].value && nodes[1].value == nodes[2].value)
+        links.forEach { $0.cancel() }
+    }
+
+    /// Four threads setting a diamond's source: every value the sink shows is consistent, one per set.
+    @Test func fourThreadsOnADiamondSeeOnlyConsistentPairs() {
+        let setsPerThread = rounds(10_000) / 4
+        let bag = CancelBag()
+        let source = MutableNode(0)
+        let sink = Node.combine(source.map { $0 &+ 1 }, source.map { $0 &* 3 })
+        let heard = Locked(0)
+        let inconsistent = Locked(0)
+        sink.listened(by: bag).withBlock { pair in
+            heard.withLock { $0 += 1 }
+            if pair.1 != (pair.0 &- 1) &* 3 { inconsistent.withLock { $0 += 1 } }
+        }
+        onThreads(4) { thread in
+            for value in 1...setsPerThread { source.value = thread * 1_000_000 + value }
+        }
+        #expect(inconsistent.value == 0)
+        #expect(heard.value == 4 * setsPerThread + 1)
+    }
+
+    /// Two threads batching overlapping pairs (`p, q` and `q, r`) of one `combine`: one emission per batch, each
+    /// the state after some whole batch.
+    @Test func overlappingBatchesOnTwoThreadsEmitOncePerBatch() {
+        let batchesPerThread = rounds(10_000) / 2
+        let bag = CancelBag()
+        let p = MutableNode(0), q = MutableNode(0), r = MutableNode(0)
+        let heard = Locked(0)
+        let torn = Locked<[String]>([])
+        Node.combine(p, q, r).listened(by: bag).withBlock { triple in
+            heard.withLock { $0 += 1 }
+            if triple.0 != triple.1 && triple.1 != triple.2 { torn.withLock { $0.append("\(triple)") } }
+        }
+        onThreads(2) { thread in
+            for value in 1...batchesPerThread {
+                if thread == 0 {
+                    Node.batch {
+                        p.value = value
+                        q.value = value
+                    }
+                } else {
+                    Node.batch {
+                        q.value = -value
+                        r.value = -value
+                    }
+                }
+            }
+        }
+        #expect(torn.value == [])
+        #expect(heard.value == 2 * batchesPerThread + 1)
+    }
+
+    /// Every listener hears a node's values in the order they were set, and each transaction's listener calls
+    /// after the previous one's, whatever thread runs them.
+    @Test func listenersHearEachNodesValuesInSetOrder() {
+        let setsPerThread = rounds(10_000) / 2
+        let bag = CancelBag()
+        let a = MutableNode(0)
+        let doubled = a.map { $0 &* 2 }
+        let order = Locked<[Int]>([])
+        let outOfOrder = Locked(0)
+        a.listened(by: bag).withBlock { value in order.withLock { $0.append(value) } }
+        doubled.listened(by: bag).withBlock { value in
+            // The node's listener heard this transaction's value before the derived node's listener did.
+            if order.value.last != value / 2 { outOfOrder.withLock { $0 += 1 } }
+        }
+        onThreads(2) { thread in
+            for value in 1...setsPerThread { a.value = thread * 1_000_000 + value }
+        }
+        // Each thread's own sets appear in the order it made them.
+        for thread in 0..<2 {
+            let mine = order.value.filter { $0 / 1_000_000 == thread && $0 != 0 }
+            #expect(mine == Array(1...setsPerThread).map { thread * 1_000_000 + $0 })
+        }
+        #expect(outOfOrder.value == 0)
+    }
+}
+
+@Suite("Engine 3: sets from transforms and listeners")
+struct DeferredSetTests {
+    /// A `map` closure that sets a node of its own graph: the set is a later transaction, after this one commits.
+    @Test func aSetFromATransformRunsAsTheNextTransaction() {
+        let bag = CancelBag()
+        let a = MutableNode(0), b = MutableNode(0)
+        let echo = a.map { value -> Int in
+            if value > 0 { b.value = value * 10 }
+            return value
+        }
+        let heard = Recorder<String>()
+        Node.combine(echo, b).listened(by: bag).withBlock { heard.record("\($0)") }
+        a.value = 1
+        #expect(heard.values == ["(0, 0)", "(1, 0)", "(1, 10)"])
+        #expect(b.value == 10)
+    }
+
+    /// A listener that sets a node of its graph: its own transaction, heard after every call of the one before.
+    @Test func aSetFromAListenerIsHeardAfterTheCallsOfItsTransaction() {
+        let bag = CancelBag()
+        let a = MutableNode(0)
+        let heard = Recorder<String>()
+        a.listened(by: bag).withBlock { value in
+            heard.record("first \(value)")
+            if value == 1 { a.value = 2 }
+        }
+        a.listened(by: bag).withBlock { heard.record("second \($0)") }
+        a.value = 1
+        #expect(heard.values == ["first 0", "second 0", "first 1", "second 1", "first 2", "second 2"])
+    }
+}
+
+@Suite("Engine 3: no deadlock across graphs")
+struct CrossDomainDeadlockTests {
+    /// A `map` closure of one graph sets a node of another, and the other's sets a node of the first, from two
+    /// threads: both finish, every set is applied. An exit test with a watchdog: a deadlock is a hang.
+    @Test func mapClosuresSettingEachOthersGraphsDoNotDeadlock() async {
+        await #expect(processExitsWith: .success) {
+            startWatchdog()
+            let a = MutableNode(0), b = MutableNode(0)
+            // Each graph has an inbox the other graph's closure sets; an inbox feeds its graph without feeding back.
+            let inboxA = MutableNode(0), inboxB = MutableNode(0)
+            let graphA = Node.combine(a.map { value -> Int in
+                inboxB.value = value
+                return value
+            }, inboxA)
+            let graphB = Node.combine(b.map { value -> Int in
+                inboxA.value = value
+                return value
+            }, inboxB)
+            onThreads(2) { thread in
+                for value in 1...5_000 {
+                    if thread == 0 { a.value = value } else { b.value = -value }
+                }
+            }
+            if graphA.value?.1 != -5_000 || graphB.value?.1 != 5_000 { exit(2) }
+        }
+    }
+
+    /// Two graphs whose listeners set each other's nodes, set from two threads: both finish, every set is heard.
+    @Test func listenersSettingEachOthersGraphsDoNotDeadlock() async {
+        await #expect(processExitsWith: .success) {
+            startWatchdog()
+            let bag = CancelBag()
+            let a = MutableNode(0), b = MutableNode(0)
+            let inboxA = MutableNode(0), inboxB = MutableNode(0)
+            let graphA = Node.combine(a, inboxA), graphB = Node.combine(b, inboxB)
+            a.listened(by: bag).withBlock { inboxB.value = $0 }
+            b.listened(by: bag).withBlock { inboxA.value = $0 }
+            let heardA = Locked(0), heardB = Locked(0)
+            inboxA.listened(by: bag).withBlock { _ in heardA.withLock { $0 += 1 } }
+            inboxB.listened(by: bag).withBlock { _ in heardB.withLock { $0 += 1 } }
+            onThreads(2) { thread in
+                for value in 1...5_000 {
+                    if thread == 0 { a.value = value } else { b.value = -value }
+                }
+            }
+            if heardA.value != 5_001 || heardB.value != 5_001 { exit(2) }
+            if graphA.value?.1 != -5_000 || graphB.value?.1 != 5_000 { exit(4) }
+        }
+    }
+}
+
+/// Ends the process with a failure if it is still running after two minutes: the deadlock these tests look for.
+private func startWatchdog() {
+    DispatchQueue.global().async {
+        sleep(120)
+        _ = "deadlock: the watchdog fired\n".withCString { write(2, $0, strlen($0)) }
+        exit(3)
+    }
+}
