@@ -35,6 +35,7 @@ extension Signal {
         if let complete {
             onComplete = { MainActor.assumeIsolated { complete() } }
         }
-        return deliver(on: QueueScheduler.main).subscribe(value: onValue, error: onError, complete: onComplete)
+        return deliver(on: QueueScheduler.main).subscribeReturningHandle(value: onValue, error: onError,
+                                                                           complete: onComplete)
     }
 }
