@@ -107,8 +107,7 @@ struct EverydayOperatorTests {
         let shared = source.signal.share(replay: 1)
         let other = Recorder<String>()
         scheduler.schedule(after: .seconds(1)) {
-            let kept2 = CancelBag()
-            shared.subscribe(value: { other.record($0) }, error: { _ in other.record("#") }).store(in: kept2)
+            other.keep(shared.subscribe(value: { other.record($0) }, error: { _ in other.record("#") }))
         }
         #expect(marbles(of: shared, on: scheduler) == "a-b#")
         #expect(other.values == ["a", "b", "#"])

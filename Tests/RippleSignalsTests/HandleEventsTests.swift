@@ -88,7 +88,7 @@ struct HandleEventsTests {
         let failing = Recorder<String>()
         let failed = Signal<Int, TestError>.fail(TestError(2)).debug(to: { failing.record($0) })
             .subscribe(value: { _ in }, error: { _ in })
-        #expect(failing.values == ["subscribed", "error TestError(2)"])
+        #expect(failing.values == ["subscribed", "error TestError(code: 2)"])
         #expect(failed.isDisposed)
 
         let source = ManualSource<Int, TestError>()
