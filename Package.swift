@@ -59,7 +59,9 @@ let rippleTargets: [Target] = [
     .testTarget(
         name: "RippleNamesTests",
         dependencies: ["Ripple", "RippleTesting", .product(name: "OpenCombine", package: "OpenCombine")]),
-    .target(name: "RippleCombine", dependencies: ["Ripple", "RippleCore", "RippleNodes", "RippleSignals", openCombineOffApple]),
+    .target(
+        name: "RippleCombine",
+        dependencies: ["Ripple", "RippleCore", "RippleNodes", "RippleSignals", openCombineOffApple]),
     .testTarget(name: "RippleCombineTests", dependencies: ["RippleCombine", "RippleTesting"]),
     .testTarget(
         name: "RippleLeakChecks",

@@ -12,7 +12,8 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 identity="$(basename "$root" | tr '[:upper:]' '[:lower:]')"
 work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+# Kept on failure, for a look at what was built (set CHECK_DEPENDENTS_KEEP=1 to keep it anyway).
+trap 'status=$?; if [ "$status" -eq 0 ] && [ -z "${CHECK_DEPENDENTS_KEEP:-}" ]; then rm -rf "$work"; else echo "work folder: $work" >&2; fi' EXIT
 # The dependent's own configuration: none of Ripple's build switches.
 unset RIPPLE_WITHOUT_ACTION_PROTOCOL RIPPLE_SKIP_MACRO_EXPANSION_TESTS
 
@@ -51,10 +52,15 @@ if grep -qi '"identity" : "opencombine"' "$work/app/Package.resolved" 2>/dev/nul
     fail "a package depending only on Ripple pinned OpenCombine"
 fi
 bin="$(cd "$work/app" && swift build --show-bin-path)"
-if compgen -G "$bin/SwiftSyntax*.build" > /dev/null || compgen -G "$bin/Modules/SwiftSyntax*" > /dev/null; then
+# SwiftPM may lay out a folder per target of the whole graph; what was compiled shows as object files and modules.
+built() {
+    find "$bin" \( -path "*/$1*.build/*.o" -o -path "*/Modules/$1*.swiftmodule" \) -print -quit | grep -q .
+}
+if built SwiftSyntax; then
+    ls -d "$bin"/SwiftSyntax*.build "$bin"/Modules/SwiftSyntax* 2>/dev/null | head -n 5 >&2
     fail "a package depending only on Ripple built swift-syntax"
 fi
-if compgen -G "$bin/OpenCombine*.build" > /dev/null; then
+if built OpenCombine; then
     fail "a package depending only on Ripple built OpenCombine"
 fi
 output="$("$bin/App")"
