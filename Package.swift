@@ -22,48 +22,71 @@ let roomNames = rooms.map(\.name)
 let withActionProtocol = Context.environment["RIPPLE_WITHOUT_ACTION_PROTOCOL"] == nil
 let withExpansionTests = withActionProtocol && Context.environment["RIPPLE_SKIP_MACRO_EXPANSION_TESTS"] == nil
 
+/// Package traits. `OpenCombine` gives RippleCombine its Combine off Apple platforms; off by default, so a package
+/// depending on Ripple resolves OpenCombine only if it asks for it (`traits: ["OpenCombine"]`): SwiftPM 6.3 resolves
+/// every package a non-test target uses unless a trait not enabled guards each use (.ci/check-dependents.sh).
+let rippleTraits: Set<Trait> = [
+    .trait(name: "OpenCombine", description: "RippleCombine on Linux and other non-Apple platforms, over OpenCombine"),
+]
+/// Combine ships with Apple's platforms; elsewhere RippleCombine builds on OpenCombine, with the trait.
+let openCombineOffApple: Target.Dependency = .product(
+    name: "OpenCombine", package: "OpenCombine",
+    condition: .when(platforms: [.linux, .windows, .android, .wasi, .openbsd], traits: ["OpenCombine"]))
+
+let rippleProducts: [Product] = [
+    .library(name: "RippleCore", targets: ["RippleCore"]),
+    .library(name: "RippleTesting", targets: ["RippleTesting"]),
+    .library(name: "Ripple", targets: ["Ripple"]),
+    .executable(name: "ripple-tour", targets: ["RippleTour"]),
+    // Signals and nodes as Combine publishers and back; its own product, so `import Ripple` never needs Combine.
+    .library(name: "RippleCombine", targets: ["RippleCombine"]),
+] + roomNames.map { .library(name: $0, targets: [$0]) }
+
+let rippleTargets: [Target] = [
+    .target(name: "RippleCore"),
+    // Test sources and recorders for nodes and signals (hot/cold sources, `start(created:subscribed:disposed:)`).
+    .target(name: "RippleTesting", dependencies: ["RippleCore", "RippleNodes", "RippleSignals"]),
+    .executableTarget(
+        name: "RippleTour",
+        dependencies: ["RippleCore"] + roomNames.map { .target(name: $0) }
+            + (withActionProtocol ? ["RippleActionProtocol"] : [])),
+    .testTarget(name: "RippleCoreTests", dependencies: ["RippleCore", "RippleTesting"]),
+    .testTarget(
+        name: "RippleTestingTests", dependencies: ["RippleTesting", "RippleCore", "RippleNodes", "RippleSignals"]),
+    .target(name: "Ripple", dependencies: ["RippleCore"] + roomNames.map { .target(name: $0) }),
+    .testTarget(name: "RippleTests", dependencies: ["Ripple", "RippleTesting"]),
+    .testTarget(name: "RippleTourTests", dependencies: ["RippleTour"]),
+    .testTarget(
+        name: "RippleNamesTests",
+        dependencies: ["Ripple", "RippleTesting", .product(name: "OpenCombine", package: "OpenCombine")]),
+    .target(
+        name: "RippleCombine",
+        dependencies: ["Ripple", "RippleCore", "RippleNodes", "RippleSignals", openCombineOffApple]),
+    .testTarget(name: "RippleCombineTests", dependencies: ["RippleCombine", "RippleTesting"]),
+    .testTarget(
+        name: "RippleLeakChecks",
+        dependencies: ["RippleCore", "RippleTesting"] + roomNames.map { .target(name: $0) }),
+]
+    + rooms.map { .target(name: $0.name, dependencies: ["RippleCore"] + $0.dependencies) }
+    + roomNames.map {
+        .testTarget(name: "\($0)Tests", dependencies: [.target(name: $0), "RippleCore", "RippleTesting"])
+    }
+
 let package = Package(
     name: "Ripple",
     // macOS 15 / iOS 18 line: `Synchronization.Atomic`, used on the hot paths, needs it. swift-atomics instead would
     // allow iOS 17, at an allocation per atomic word (measured in Benchmarks/AtomicsCost; see README, Requirements).
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
-    products: [
-        .library(name: "RippleCore", targets: ["RippleCore"]),
-        .library(name: "RippleTesting", targets: ["RippleTesting"]),
-        .library(name: "Ripple", targets: ["Ripple"]),
-        .executable(name: "ripple-tour", targets: ["RippleTour"]),
-    ] + roomNames.map { .library(name: $0, targets: [$0]) },
+    products: rippleProducts,
+    traits: rippleTraits,
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-        // Tests only: checks that Ripple's names coexist with Combine's (Tests/RippleNamesTests).
+        // RippleCombine's Combine off Apple platforms (with the trait), and the tests' (RippleNamesTests: Ripple's
+        // names beside Combine's; RippleCombineTests).
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
     ],
-    targets: [
-        .target(name: "RippleCore"),
-        // Test sources and recorders for nodes and signals (hot/cold sources, `start(created:subscribed:disposed:)`).
-        .target(name: "RippleTesting", dependencies: ["RippleCore", "RippleNodes", "RippleSignals"]),
-        .executableTarget(
-            name: "RippleTour",
-            dependencies: ["RippleCore"] + roomNames.map { .target(name: $0) }
-                + (withActionProtocol ? ["RippleActionProtocol"] : [])),
-        .testTarget(name: "RippleCoreTests", dependencies: ["RippleCore", "RippleTesting"]),
-        .testTarget(
-            name: "RippleTestingTests", dependencies: ["RippleTesting", "RippleCore", "RippleNodes", "RippleSignals"]),
-        .target(name: "Ripple", dependencies: ["RippleCore"] + roomNames.map { .target(name: $0) }),
-        .testTarget(name: "RippleTests", dependencies: ["Ripple", "RippleTesting"]),
-        .testTarget(name: "RippleTourTests", dependencies: ["RippleTour"]),
-        .testTarget(
-            name: "RippleNamesTests",
-            dependencies: ["Ripple", "RippleTesting", .product(name: "OpenCombine", package: "OpenCombine")]),
-        .testTarget(
-            name: "RippleLeakChecks",
-            dependencies: ["RippleCore", "RippleTesting"] + roomNames.map { .target(name: $0) }),
-    ]
-        + rooms.map { .target(name: $0.name, dependencies: ["RippleCore"] + $0.dependencies) }
-        + roomNames.map {
-            .testTarget(name: "\($0)Tests", dependencies: [.target(name: $0), "RippleCore", "RippleTesting"])
-        },
+    targets: rippleTargets,
     swiftLanguageModes: [.v6]
 )
 

@@ -21,10 +21,19 @@ public final class Recorder<Value: Sendable>: @unchecked Sendable {
     // Guarded by the lock inside `Locked`.
     private let recorded = Locked<[Recorded<Value>]>([])
     private let scheduler: TestScheduler?
+    /// Handles kept for as long as this recorder lives (see ``keep(_:)``).
+    private let kept = Locked<[any CancelToken]>([])
 
     /// - Parameter scheduler: whose clock stamps each event; `nil` stamps `.zero`.
     public init(scheduler: TestScheduler? = nil) {
         self.scheduler = scheduler
+    }
+
+    /// Keeps `handle` — the handle of the subscription feeding this recorder — for as long as the recorder lives,
+    /// so a helper that subscribes a recorder need not hand the handle back (a handle released ends its
+    /// subscription). Disposing the handle still ends the subscription earlier.
+    public func keep(_ handle: any CancelToken) {
+        kept.withLock { $0.append(handle) }
     }
 
     /// Appends `value`. Safe to call from several threads at once.

@@ -152,7 +152,7 @@ extension TestScheduler {
 
 extension Signal {
     /// Subscribes `recorder`: it records each value, and the completion or failure, at the scheduler's time.
-    @discardableResult
+    /// Returns the subscription's handle: keep it while recording (releasing it ends the subscription).
     public func subscribe(_ recorder: Recorder<Value>) -> Disposer {
         subscribe(value: { recorder.record($0) }, error: { recorder.recordFailure($0) },
                   complete: { recorder.recordCompletion() })

@@ -52,19 +52,24 @@ let signalsSection = TourSection(name: "signals", summary: "GYSignal's cold sign
     let requestA = tourRequest("requestA", 40, on: network, log: log)
     let requestB = tourRequest("requestB", 10, on: network, log: log)
     let requestC = tourRequest("requestC", 10, on: network, log: log)
+    // The handle is kept until the chain ends: releasing it would cancel the requests (the lifetime rule).
+    let requests = Locked<Disposer?>(nil)
+    let chain = requestA.zip(requestB)
+        .flatMap { pair in
+            log.print("A and B done (\(pair.0), \(pair.1)): start C")
+            return requestC
+        }
     await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-        _ = requestA.zip(requestB)
-            .flatMap { pair in
-                log.print("A and B done (\(pair.0), \(pair.1)): start C")
-                return requestC
-            }
-            .subscribe(value: { log.print("value=\($0)") },
+        let subscription = chain
+            .subscribe(value: { (value: String) in log.print("value=\(value)") },
                        error: { _ in done.resume() },
                        complete: {
                            log.print("complete")
                            done.resume()
                        })
+        requests.withLock { $0 = subscription }
     }
+    requests.withLock { $0 = nil }
 
     log.heading("GYSignal — 基本使用: create, subscribe, dispose")
     log.code("Signal<String, any Error> { s in s.send(\"1\"); s.sendComplete(); s.sendError(e); return Disposer { … } }")
@@ -100,7 +105,7 @@ let signalsSection = TourSection(name: "signals", summary: "GYSignal's cold sign
         if attempt < 3 { subscriber.sendError(RequestError()) } else { subscriber.send("ok") }
         subscriber.sendComplete()
         return .empty
-    }.retry(3).subscribe(value: { log.print("retry: \($0)") })
+    }.retry(3).subscribe(value: { log.print("retry: \($0)") }, error: { _ in log.print("retry: gave up") })
     log.code("signal.finally { … }")
     _ = numbers([1]).finally { log.print("finally: after complete") }
         .subscribe(complete: { log.print("finally: complete") })

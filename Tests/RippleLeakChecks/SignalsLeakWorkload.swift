@@ -26,9 +26,12 @@ enum SignalsLeakWorkload {
             .throttle(.seconds(1), on: scheduler).deliver(on: scheduler).subscribe(on: scheduler)
         let retried = failing.retry(3)
 
-        _ = chain.subscribe(value: { _ in }, error: { _ in }, complete: {})
-        _ = combined.subscribe(value: { _ in }, error: { _ in }, complete: {})
-        _ = retried.subscribe(value: { _ in }, error: { _ in }, complete: {})
+        let kept = CancelBag()
+        chain.subscribe(value: { _ in }, error: { _ in }, complete: {}).store(in: kept)
+        let kept2 = CancelBag()
+        combined.subscribe(value: { _ in }, error: { _ in }, complete: {}).store(in: kept2)
+        let kept3 = CancelBag()
+        retried.subscribe(value: { _ in }, error: { _ in }, complete: {}).store(in: kept3)
         let pending = timed.subscribe(value: { _ in }, error: { _ in }, complete: {})
         scheduler.advance(by: .seconds(1))
         pending.dispose()
@@ -60,7 +63,8 @@ enum SignalsLeakWorkload {
             request.retry(1),
         ]
         for chain in chains {
-            _ = chain.subscribe(value: { _ in }, error: { _ in }, complete: {})
+            let kept4 = CancelBag()
+            chain.subscribe(value: { _ in }, error: { _ in }, complete: {}).store(in: kept4)
         }
         held.dropAll()
     }

@@ -87,4 +87,36 @@ struct NamesTests {
         node.value = 4
         #expect(rippleHeard.values == [1, 3])
     }
+
+    /// Ripple's unavailable Combine spellings (`sink`, `receive(on:)`, `removeDuplicates`, `eraseToAnyPublisher`,
+    /// `handleEvents(receiveOutput:)`) are members of `Signal` and `Node` only: on Combine's publishers the same
+    /// spellings still resolve to Combine, and Ripple's own names to Ripple, in one file importing both.
+    @Test func combineSpellingsStillWorkOnPublishers() {
+        let subject = PassthroughSubject<Int, Never>()
+        var heard: [Int] = []
+        var handled: [Int] = []
+        let cancellable = subject
+            .removeDuplicates()
+            .handleEvents(receiveOutput: { handled.append($0) })
+            .receive(on: ImmediateScheduler.shared)
+            .eraseToAnyPublisher()
+            .sink { heard.append($0) }
+        subject.send(1)
+        subject.send(1)
+        subject.send(2)
+        cancellable.cancel()
+        #expect(heard == [1, 2])
+        #expect(handled == [1, 2])
+
+        let rippleHeard = Recorder<Int>()
+        let rippleHandled = Recorder<Int>()
+        let subscription = Signal<Int, Never>.empty.prepend(1, 1, 2)
+            .distinctUntilChanged()
+            .handleEvents(value: { rippleHandled.record($0) })
+            .deliver(on: SynchronousScheduler())
+            .subscribe(value: { rippleHeard.record($0) })
+        #expect(rippleHeard.values == [1, 2])
+        #expect(rippleHandled.values == [1, 2])
+        #expect(subscription.isDisposed)
+    }
 }

@@ -99,8 +99,9 @@ struct ConcurrencyTests {
     func fromThrowingSequence() async {
         let (stream, continuation) = AsyncThrowingStream<Int, any Error>.makeStream()
         let (events, eventsContinuation) = AsyncStream<String>.makeStream()
-        _ = Signal(stream).subscribe(value: { eventsContinuation.yield("\($0)") },
-                                 error: { eventsContinuation.yield("error \(($0 as? TestError)?.code ?? -1)") })
+        let kept = CancelBag()
+        Signal(stream).subscribe(value: { eventsContinuation.yield("\($0)") },
+                                 error: { eventsContinuation.yield("error \(($0 as? TestError)?.code ?? -1)") }).store(in: kept)
         continuation.yield(1)
         continuation.finish(throwing: TestError(3))
         var received: [String] = []

@@ -35,8 +35,9 @@ struct ErrorOperatorTests {
         let scheduler = TestScheduler()
         let source = MarbleSource("a#", on: scheduler)
         let recorder = Recorder<String>()
-        _ = source.signal.catch { error in Signal<String, OtherError>.fail(OtherError(code: error.code + 1)) }
-            .subscribe(value: { recorder.record($0) }, error: { recorder.record("error \($0.code)") })
+        let kept = CancelBag()
+        source.signal.catch { error in Signal<String, OtherError>.fail(OtherError(code: error.code + 1)) }
+            .subscribe(value: { recorder.record($0) }, error: { recorder.record("error \($0.code)") }).store(in: kept)
         scheduler.run()
         #expect(recorder.values == ["a", "error 2"])
     }
@@ -81,9 +82,10 @@ struct ErrorOperatorTests {
         let scheduler = TestScheduler()
         let source = MarbleSource("-a-#", on: scheduler)
         let recorder = Recorder<String>()
-        _ = source.signal.mapError { OtherError(code: $0.code + 40) }
+        let kept2 = CancelBag()
+        source.signal.mapError { OtherError(code: $0.code + 40) }
             .subscribe(value: { recorder.record("\($0)@\(scheduler.seconds)") },
-                       error: { recorder.record("error \($0.code)@\(scheduler.seconds)") })
+                       error: { recorder.record("error \($0.code)@\(scheduler.seconds)") }).store(in: kept2)
         scheduler.run()
         #expect(recorder.values == ["a@1", "error 41@3"])
         #expect(marbles(of: MarbleSource("a|", on: scheduler).signal.mapError { $0 }, on: scheduler) == "a|")

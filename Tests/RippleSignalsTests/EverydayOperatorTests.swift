@@ -35,7 +35,8 @@ struct EverydayOperatorTests {
         #expect(marbles(of: source.signal.prepend("x", "y"), on: scheduler) == "(xy)a#")
         let untouched = MarbleSource("a|", on: scheduler)
         let first = Recorder<String>()
-        _ = untouched.signal.prepend(["x", "y"]).take(1).subscribe(value: { first.record($0) })
+        let kept = CancelBag()
+        untouched.signal.prepend(["x", "y"]).take(1).subscribe(value: { first.record($0) }, error: { _ in }).store(in: kept)
         #expect(first.values == ["x"])
         #expect(untouched.subscribedAt.isEmpty)
     }
@@ -106,7 +107,7 @@ struct EverydayOperatorTests {
         let shared = source.signal.share(replay: 1)
         let other = Recorder<String>()
         scheduler.schedule(after: .seconds(1)) {
-            _ = shared.subscribe(value: { other.record($0) }, error: { _ in other.record("#") })
+            other.keep(shared.subscribe(value: { other.record($0) }, error: { _ in other.record("#") }))
         }
         #expect(marbles(of: shared, on: scheduler) == "a-b#")
         #expect(other.values == ["a", "b", "#"])
@@ -156,11 +157,13 @@ struct EverydayOperatorTests {
         #expect(marbles(of: Signal.zip(inputs).map { $0.joined() }.map { String($0.last!) }, on: scheduler)
             == "--e-f|")
         let zipped = Recorder<[String]>()
-        _ = Signal.zip(inputs).subscribe(value: { zipped.record($0) })
+        let kept3 = CancelBag()
+        Signal.zip(inputs).subscribe(value: { zipped.record($0) }, error: { _ in }).store(in: kept3)
         scheduler.run()
         #expect(zipped.values == [["a", "c", "e"], ["b", "d", "f"]])
         let latest = Recorder<[String]>()
-        _ = Signal.combineLatest(inputs).subscribe(value: { latest.record($0) })
+        let kept4 = CancelBag()
+        Signal.combineLatest(inputs).subscribe(value: { latest.record($0) }, error: { _ in }).store(in: kept4)
         scheduler.run()
         // At 2 s "b" (scheduled first) arrives before "e": no array holds "a" with "e".
         #expect(latest.values == [["b", "c", "e"], ["b", "d", "e"], ["b", "d", "f"]])

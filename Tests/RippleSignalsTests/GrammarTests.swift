@@ -37,7 +37,7 @@ struct GrammarTests {
             held.withLock { $0.append(subscriber) }
             return Disposer { cleanups.record(2) }
         }
-        let subscription = signal.subscribe()
+        let subscription = signal.subscribe(value: { _ in }, error: { _ in })
         #expect(!subscription.isDisposed)
         subscription.dispose()
         subscription.dispose()
@@ -64,8 +64,8 @@ struct GrammarTests {
             held.withLock { $0.append(subscriber) }
             return .empty
         }
-        let first = signal.subscribe()
-        let second = signal.subscribe()
+        let first = signal.subscribe(value: { _ in }, error: { _ in })
+        let second = signal.subscribe(value: { _ in }, error: { _ in })
         #expect(!first.isDisposed && !second.isDisposed)
         first.dispose()
         #expect(first.isDisposed && !second.isDisposed)
@@ -80,13 +80,13 @@ struct GrammarTests {
             let cleanups = Recorder<Int>()
             let source = ManualSource<Int, TestError>()
             let cleanupSignal = Signal<Int, TestError> { subscriber in
-                let inner = source.signal.subscribe(value: subscriber.send)
+                let inner = source.signal.subscribe(value: subscriber.send, error: { _ in })
                 return Disposer {
                     inner.dispose()
                     cleanups.record(1)
                 }
             }
-            let subscription = cleanupSignal.subscribe()
+            let subscription = cleanupSignal.subscribe(value: { _ in }, error: { _ in })
             let plain = Disposer { cleanups.record(2) }
             DispatchQueue.concurrentPerform(iterations: 8) { _ in
                 subscription.dispose()
@@ -102,13 +102,13 @@ struct GrammarTests {
         let log = Recorder<String>()
         let source = ManualSource<Int, TestError>()
         let signal = Signal<Int, TestError> { subscriber in
-            let inner = source.signal.subscribe(value: subscriber.send, complete: subscriber.sendComplete)
+            let inner = source.signal.subscribe(value: subscriber.send, error: { _ in }, complete: subscriber.sendComplete)
             return Disposer {
                 inner.dispose()
                 log.record("cleanup")
             }
         }
-        let disposer = signal.subscribe(complete: { log.record("complete") })
+        let disposer = signal.subscribe(value: { _ in }, error: { _ in }, complete: { log.record("complete") })
         source.sendComplete()
         #expect(log.values == ["complete", "cleanup"])
         #expect(disposer.isDisposed)
@@ -121,13 +121,14 @@ struct GrammarTests {
         let log = Recorder<String>()
         let source = ManualSource<Int, TestError>()
         let signal = Signal<Int, TestError> { subscriber in
-            let inner = source.signal.subscribe(error: subscriber.sendError)
+            let inner = source.signal.subscribe(value: { _ in }, error: subscriber.sendError)
             return Disposer {
                 inner.dispose()
                 log.record("cleanup")
             }
         }
-        _ = signal.subscribe(error: { log.record("error \($0.code)") })
+        let kept = CancelBag()
+        signal.subscribe(value: { _ in }, error: { log.record("error \($0.code)") }).store(in: kept)
         source.sendError(TestError(4))
         #expect(log.values == ["error 4", "cleanup"])
         #expect(source.disposals == 1)
@@ -136,7 +137,7 @@ struct GrammarTests {
     @Test("cleanup runs on dispose, once")
     func cleanupOnDispose() {
         let source = ManualSource<Int, TestError>()
-        let disposer = source.signal.map { $0 + 1 }.filter { _ in true }.subscribe()
+        let disposer = source.signal.map { $0 + 1 }.filter { _ in true }.subscribe(value: { _ in }, error: { _ in })
         #expect(source.disposals == 0)
         disposer.dispose()
         #expect(source.disposals == 1)
@@ -147,12 +148,13 @@ struct GrammarTests {
     @Test("cleanup runs when nothing references the subscription any more")
     func cleanupWhenDropped() {
         let cleanups = Recorder<String>()
-        _ = Signal<Int, TestError> { _ in Disposer { cleanups.record("dropped") } }.subscribe()
+        let kept2 = CancelBag()
+        Signal<Int, TestError> { _ in Disposer { cleanups.record("dropped") } }.subscribe(value: { _ in }, error: { _ in }).store(in: kept2)
         #expect(cleanups.values == ["dropped"])
 
         // A producer that lets go of its subscriber ends the subscription, through an operator chain too.
         let source = ManualSource<Int, TestError>()
-        let disposer = source.signal.map { $0 * 2 }.distinctUntilChanged().subscribe()
+        let disposer = source.signal.map { $0 * 2 }.distinctUntilChanged().subscribe(value: { _ in }, error: { _ in })
         #expect(source.disposals == 0)
         source.forgetSubscribers()
         #expect(source.disposals == 1)
@@ -162,12 +164,13 @@ struct GrammarTests {
     @Test("the cleanup of an action that completes synchronously runs once the action returns")
     func synchronousCompletionCleanup() {
         let log = Recorder<String>()
-        _ = Signal<Int, TestError> { subscriber in
+        let kept3 = CancelBag()
+        Signal<Int, TestError> { subscriber in
             subscriber.send(1)
             subscriber.sendComplete()
             log.record("action returns")
             return Disposer { log.record("cleanup") }
-        }.subscribe(complete: { log.record("complete") })
+        }.subscribe(value: { _ in }, error: { _ in }, complete: { log.record("complete") }).store(in: kept3)
         #expect(log.values == ["complete", "action returns", "cleanup"])
     }
 
@@ -175,11 +178,12 @@ struct GrammarTests {
     func reentrantSendIsQueued() {
         let log = Recorder<String>()
         let source = ManualSource<Int, TestError>()
-        _ = source.signal.subscribe(value: { value in
+        let kept4 = CancelBag()
+        source.signal.subscribe(value: { value in
             log.record("begin \(value)")
             if value == 1 { source.send(2) }
             log.record("end \(value)")
-        })
+        }, error: { _ in }).store(in: kept4)
         source.send(1)
         #expect(log.values == ["begin 1", "end 1", "begin 2", "end 2"])
     }
@@ -190,11 +194,12 @@ struct GrammarTests {
     func reentrantSendThroughChainIsQueued() {
         let log = Recorder<String>()
         let source = ManualSource<Int, TestError>()
-        _ = source.signal.map { $0 * 10 }.filter { _ in true }.map { $0 + 1 }.subscribe(value: { value in
+        let kept5 = CancelBag()
+        source.signal.map { $0 * 10 }.filter { _ in true }.map { $0 + 1 }.subscribe(value: { value in
             log.record("begin \(value)")
             if value == 11 { source.send(2) }
             log.record("end \(value)")
-        })
+        }, error: { _ in }).store(in: kept5)
         source.send(1)
         #expect(log.values == ["begin 11", "end 11", "begin 21", "end 21"])
     }
@@ -207,7 +212,7 @@ struct GrammarTests {
         let disposer = source.signal.map { $0 }.filter { _ in true }.subscribe(value: { value in
             values.record(value)
             if value == 2 { handle.value?.dispose() }
-        })
+        }, error: { _ in })
         handle.withLock { $0 = disposer }
         for value in 1...4 { source.send(value) }
         source.sendComplete()

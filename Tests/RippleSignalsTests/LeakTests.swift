@@ -35,7 +35,7 @@ struct LeakTests {
                 let b = ManualSource<Int, TestError>()
                 tracker.track(a, "\(name) source a")
                 tracker.track(b, "\(name) source b")
-                let disposer = chain(a.signal, b.signal).subscribe(value: { _ in })
+                let disposer = chain(a.signal, b.signal).subscribe(value: { _ in }, error: { _ in })
                 scheduler.advance()
                 a.send(1)
                 b.send(2)
@@ -59,7 +59,7 @@ struct LeakTests {
             let a = ManualSource<Int, TestError>()
             let b = ManualSource<Int, TestError>()
             let received = tracker.track(Recorder<Int>(), "\(name): the subscriber's callbacks")
-            let disposer = chain(a.signal, b.signal, scheduler).subscribe(value: { received.record($0) })
+            let disposer = chain(a.signal, b.signal, scheduler).subscribe(value: { received.record($0) }, error: { _ in })
             scheduler.advance()
             a.send(1)
             b.send(2)
@@ -142,7 +142,7 @@ struct LeakTests {
             Signal.combineLatest([typed, replaced]).map { $0[0] + $0[1] },
             typed.flatMapLatest { _ in replaced },
         ]
-        let disposers = chains.map { $0.subscribe(value: { recorder.record($0) }) }
+        let disposers = chains.map { $0.subscribe(value: { recorder.record($0) }, error: { _ in }) }
         a.send(1)
         b.send(2)
         #expect(recorder.values == [3, 3, 3, 2])
@@ -154,7 +154,8 @@ struct LeakTests {
         expectReleased { tracker in
             let a = ManualSource<Int, TestError>()
             tracker.track(a, "source")
-            _ = a.signal.map { $0 }.take(1).subscribe()
+            let kept = CancelBag()
+            a.signal.map { $0 }.take(1).subscribe(value: { _ in }, error: { _ in }).store(in: kept)
             a.send(1)
             a.forgetSubscribers()
         }

@@ -56,9 +56,11 @@ struct OperatorTests {
         let zipped = left.signal.zip(right.signal)
         let first = Recorder<String>()
         let second = Recorder<String>()
-        _ = zipped.subscribe(value: { first.record("\($0.0)\($0.1)") })
+        let kept = CancelBag()
+        zipped.subscribe(value: { first.record("\($0.0)\($0.1)") }, error: { _ in }).store(in: kept)
         left.send(1)
-        _ = zipped.subscribe(value: { second.record("\($0.0)\($0.1)") })
+        let kept2 = CancelBag()
+        zipped.subscribe(value: { second.record("\($0.0)\($0.1)") }, error: { _ in }).store(in: kept2)
         right.send("a")
         left.send(2)
         right.send("b")
@@ -280,7 +282,7 @@ struct OperatorTests {
             .finally { log.record("finally 1") }
             .map { $0 }
             .finally { log.record("finally 2") }
-            .subscribe(value: { log.record("value \($0)") }, complete: { log.record("complete") })
+            .subscribe(value: { log.record("value \($0)") }, error: { _ in }, complete: { log.record("complete") })
         source.send(1)
         source.sendComplete()
         disposer.dispose()
@@ -288,7 +290,7 @@ struct OperatorTests {
 
         log.reset()
         let other = ManualSource<Int, TestError>()
-        let disposed = other.signal.finally { log.record("finally") }.subscribe()
+        let disposed = other.signal.finally { log.record("finally") }.subscribe(value: { _ in }, error: { _ in })
         #expect(log.values.isEmpty)
         disposed.dispose()
         disposed.dispose()
@@ -301,10 +303,12 @@ struct OperatorTests {
         let right = ManualSource<String, TestError>()
         let zipped = Recorder<String>()
         let combined = Recorder<String>()
-        _ = left.signal.zip(right.signal).subscribe(value: { zipped.record("\($0.0)\($0.1)") },
-                                                complete: { zipped.record("complete") })
-        _ = left.signal.combineLatest(right.signal).subscribe(value: { combined.record("\($0.0)\($0.1)") },
-                                                          complete: { combined.record("complete") })
+        let kept3 = CancelBag()
+        left.signal.zip(right.signal).subscribe(value: { zipped.record("\($0.0)\($0.1)") },
+                                                error: { _ in }, complete: { zipped.record("complete") }).store(in: kept3)
+        let kept4 = CancelBag()
+        left.signal.combineLatest(right.signal).subscribe(value: { combined.record("\($0.0)\($0.1)") },
+                                                          error: { _ in }, complete: { combined.record("complete") }).store(in: kept4)
         left.send(1)
         left.send(2)
         right.send("a")
@@ -321,9 +325,10 @@ struct OperatorTests {
     @Test("zip of three signals gives a typed triple")
     func zipThree() {
         let recorder = Recorder<String>()
-        _ = sequence([1, 2]).zip(sequence(["a", "b", "c"]), sequence([true]))
+        let kept5 = CancelBag()
+        sequence([1, 2]).zip(sequence(["a", "b", "c"]), sequence([true]))
             .subscribe(value: { triple in recorder.record("\(triple.0)\(triple.1)\(triple.2)") },
-                       complete: { recorder.record("complete") })
+                       error: { _ in }, complete: { recorder.record("complete") }).store(in: kept5)
         #expect(recorder.values == ["1atrue", "complete"])
     }
 
@@ -342,7 +347,7 @@ struct OperatorTests {
         weak var weakQueued: Box?
         do {
             let zipped: Signal<(Int8, String, Box), TestError> = numbers.signal.zip(texts.signal, boxes.signal)
-            let disposer = zipped.subscribe(value: { recorder.record("\($0.0) \($0.1) \($0.2.id)") })
+            let disposer = zipped.subscribe(value: { recorder.record("\($0.0) \($0.1) \($0.2.id)") }, error: { _ in })
             boxes.send(Box(1))
             let queued = Box(2)
             weakQueued = queued
@@ -379,7 +384,7 @@ struct OperatorTests {
         let pairs = Recorder<String>()
         weak var weakLast: Box?
         do {
-            let disposer = left.signal.zip(right.signal).subscribe(value: { pairs.record("\($0.0.id)-\($0.1)") })
+            let disposer = left.signal.zip(right.signal).subscribe(value: { pairs.record("\($0.0.id)-\($0.1)") }, error: { _ in })
             for id in 0..<3 { left.send(Box(id)) }
             for value in 0..<2 { right.send(value) }   // head moves to 2, one value left
             for id in 3..<12 { left.send(Box(id)) }    // wraps around, then grows twice
@@ -409,7 +414,8 @@ struct OperatorTests {
         let seen = Recorder<String>()
         let combined: Signal<(Int8, String, Bool, Double, [Int]), TestError> =
             a.signal.combineLatest(b.signal, c.signal, d.signal, e.signal)
-        _ = combined.subscribe(value: { seen.record("\($0.0) \($0.1) \($0.2) \($0.3) \($0.4)") })
+        let kept6 = CancelBag()
+        combined.subscribe(value: { seen.record("\($0.0) \($0.1) \($0.2) \($0.3) \($0.4)") }, error: { _ in }).store(in: kept6)
         a.send(-3)
         b.send("one")
         c.send(true)
@@ -434,7 +440,7 @@ struct OperatorTests {
             let left = ManualSource<Box, TestError>()
             let right = ManualSource<Box, TestError>()
             do {
-                let disposer = left.signal.combineLatest(right.signal).subscribe()
+                let disposer = left.signal.combineLatest(right.signal).subscribe(value: { _ in }, error: { _ in })
                 let first = Box()
                 weakLeft = first
                 left.send(first)
@@ -463,7 +469,7 @@ struct OperatorTests {
             weakBox = box
             let combined: Signal<(String, Box, Bool, Int), TestError> =
                 Signal.just("s").combineLatest(Signal.just(box), Signal.just(true), source.signal)
-            let disposer = combined.subscribe(value: { recorder.record("\($0.0) \($0.2) \($0.3)") })
+            let disposer = combined.subscribe(value: { recorder.record("\($0.0) \($0.2) \($0.3)") }, error: { _ in })
             source.send(1)
             source.send(2)
             #expect(recorder.values == ["s true 1", "s true 2"])
@@ -517,7 +523,7 @@ struct OperatorTests {
         do {
             let combined: Signal<(Int8, Box, Bool, String), TestError> =
                 Signal.just(1).combineLatest(boxes.signal, flags.signal, Signal.just("s"))
-            let disposer = combined.subscribe()
+            let disposer = combined.subscribe(value: { _ in }, error: { _ in })
             do {
                 let replaced = Box()
                 weakReplaced = replaced
@@ -545,7 +551,7 @@ struct OperatorTests {
         let pairs = Recorder<Int>()
         do {
             let disposer = boxes.signal.combineLatest(Signal<Int, TestError>.just(4))
-                .subscribe(value: { pairs.record($0.1) })
+                .subscribe(value: { pairs.record($0.1) }, error: { _ in })
             do {
                 let replaced = Box()
                 weakReplaced = replaced

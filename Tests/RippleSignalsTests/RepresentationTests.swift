@@ -72,7 +72,7 @@ struct RepresentationTests {
     // disposer (no wrapper objects): each must still behave as a disposer.
     @Test("subscribe's disposer ends with the subscription: completion, disposal or the subscriber's release")
     func subscriptionDisposer() {
-        let completed = Signal<Int, TestError>.just(1).subscribe()
+        let completed = Signal<Int, TestError>.just(1).subscribe(value: { _ in }, error: { _ in })
         #expect(completed.isDisposed)
 
         let held = Locked<[SignalSubscriber<Int, TestError>]>([])
@@ -81,14 +81,14 @@ struct RepresentationTests {
             held.withLock { $0.append(subscriber) }
             return Disposer { cleanups.record(1) }
         }
-        let disposer = pending.subscribe()
+        let disposer = pending.subscribe(value: { _ in }, error: { _ in })
         #expect(!disposer.isDisposed && !disposer.isCancelled)
         disposer.cancel()
         disposer.dispose()
         #expect(disposer.isDisposed && disposer.isCancelled)
         #expect(cleanups.values == [1])
 
-        let released = pending.subscribe()
+        let released = pending.subscribe(value: { _ in }, error: { _ in })
         #expect(!released.isDisposed)
         held.withLock { $0.removeAll() }
         #expect(released.isDisposed)

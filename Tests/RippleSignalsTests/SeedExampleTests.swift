@@ -55,7 +55,7 @@ struct SeedExampleTests {
     func disposeSubscription() {
         let source = ManualSource<Int, TestError>()
         let received = Recorder<Int>()
-        let disposer = source.signal.subscribe(value: { received.record($0) })
+        let disposer = source.signal.subscribe(value: { received.record($0) }, error: { _ in })
         source.send(1)
         #expect(!disposer.isDisposed)
         disposer.dispose()
@@ -113,7 +113,7 @@ struct SeedExampleTests {
                 printed.record("A and B done: \(pair.0), \(pair.1)")
                 return requestC
             }
-            .subscribe(value: { printed.record("value=\($0)") }, complete: { printed.record("complete") })
+            .subscribe(value: { printed.record("value=\($0)") }, error: { _ in }, complete: { printed.record("complete") })
         scheduler.advance(by: .seconds(1))
         #expect(printed.values.isEmpty)
         #expect(cSubscribed.values.isEmpty)
@@ -190,12 +190,14 @@ struct SeedExampleTests {
     @Test("finally: runs after the complete callback, and after the error callback")
     func finally() {
         let log = Recorder<String>()
-        _ = sequence([1]).finally { log.record("finally") }
-            .subscribe(value: { log.record("value \($0)") }, complete: { log.record("complete") })
+        let kept = CancelBag()
+        sequence([1]).finally { log.record("finally") }
+            .subscribe(value: { log.record("value \($0)") }, error: { _ in }, complete: { log.record("complete") }).store(in: kept)
         #expect(log.values == ["value 1", "complete", "finally"])
         log.reset()
-        _ = Signal<Int, TestError>.fail(TestError(2)).finally { log.record("finally") }
-            .subscribe(error: { log.record("error \($0.code)") })
+        let kept2 = CancelBag()
+        Signal<Int, TestError>.fail(TestError(2)).finally { log.record("finally") }
+            .subscribe(value: { _ in }, error: { log.record("error \($0.code)") }).store(in: kept2)
         #expect(log.values == ["error 2", "finally"])
     }
 
@@ -242,8 +244,9 @@ struct SeedExampleTests {
         let first = ManualSource<Int, TestError>()
         let second = ManualSource<String, TestError>()
         let printed = Recorder<String>()
-        _ = first.signal.combineLatest(second.signal)
-            .subscribe(value: { printed.record("\($0.0)\($0.1)") }, complete: { printed.record("complete") })
+        let kept3 = CancelBag()
+        first.signal.combineLatest(second.signal)
+            .subscribe(value: { printed.record("\($0.0)\($0.1)") }, error: { _ in }, complete: { printed.record("complete") }).store(in: kept3)
         first.send(1)
         first.send(2)
         #expect(printed.values.isEmpty)
@@ -296,7 +299,8 @@ struct BindingTests {
         let scheduler = TestScheduler()
         let order = Order()
         let printed = Recorder<Int>()
-        _ = observe(order, \.purchaseNum, on: scheduler).subscribe { printed.record($0) }
+        let kept4 = CancelBag()
+        observe(order, \.purchaseNum, on: scheduler).subscribe { printed.record($0) }.store(in: kept4)
         order.purchaseNum = 2
         order.purchaseNum = 3
         scheduler.advance()
@@ -312,7 +316,8 @@ struct BindingTests {
         expectReleased { tracker in
             var order: Order? = Order()
             tracker.track(order!, "order")
-            _ = observe(order!, \.purchaseNum, on: scheduler).subscribe(complete: { completions.record(1) })
+            let kept5 = CancelBag()
+            observe(order!, \.purchaseNum, on: scheduler).subscribe(complete: { completions.record(1) }).store(in: kept5)
             order!.purchaseNum = 2
             order = nil
             scheduler.run()

@@ -37,11 +37,12 @@ struct StressTests {
             holder.withLock { $0 = subscriber }
             return .empty
         }
-        _ = signal.subscribe(value: { value in
+        let kept = CancelBag()
+        signal.subscribe(value: { value in
             detector.enter()
             received.record(value)
             detector.leave()
-        }, complete: { completions.record(received.count) })
+        }, complete: { completions.record(received.count) }).store(in: kept)
         let subscriber = holder.value!
         DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
             for index in 0..<Self.perThread {
@@ -68,7 +69,8 @@ struct StressTests {
             let detector = OverlapDetector()
             let events = Recorder<String>()
             let holder = Locked<SignalSubscriber<Int, Never>?>(nil)
-            _ = Signal<Int, Never> { subscriber in
+            let kept2 = CancelBag()
+            Signal<Int, Never> { subscriber in
                 holder.withLock { $0 = subscriber }
                 return .empty
             }
@@ -78,7 +80,7 @@ struct StressTests {
                 detector.enter()
                 events.record("v")
                 detector.leave()
-            }, complete: { events.record("complete") })
+            }, complete: { events.record("complete") }).store(in: kept2)
             let subscriber = holder.value!
             DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
                 for index in 0..<200 {
@@ -139,11 +141,12 @@ struct StressTests {
         let detector = OverlapDetector()
         let tuples = Recorder<Int>()
         let combined: Signal<(Int, Int), Never> = left.signal.combineLatest(right.signal)
-        _ = combined.subscribe(value: { pair in
+        let kept3 = CancelBag()
+        combined.subscribe(value: { pair in
             detector.enter()
             tuples.record(pair.0 + pair.1)
             detector.leave()
-        })
+        }).store(in: kept3)
         left.send(0)
         right.send(0)
         DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
@@ -166,11 +169,12 @@ struct StressTests {
         let completions = Recorder<Int>()
         let combined: Signal<(Int, Int, Int, Int), Never> =
             sources[0].signal.combineLatest(sources[1].signal, sources[2].signal, sources[3].signal)
-        _ = combined.subscribe(value: { values in
+        let kept4 = CancelBag()
+        combined.subscribe(value: { values in
             detector.enter()
             tuples.record(values.0 + values.1 + values.2 + values.3)
             detector.leave()
-        }, complete: { completions.record(tuples.count) })
+        }, complete: { completions.record(tuples.count) }).store(in: kept4)
         for source in sources { source.send(0) }
         DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
             for index in 0..<1_000 { sources[thread % 4].send(index) }
@@ -210,8 +214,10 @@ struct StressTests {
         let pairs = Recorder<Int>()
         let merged = Recorder<Int>()
         let zipped: Signal<(Int, Int), Never> = left.signal.zip(right.signal)
-        _ = zipped.subscribe(value: { pair in pairs.record(pair.0 - pair.1) })
-        _ = left.signal.merge(right.signal).subscribe(value: { merged.record($0) })
+        let kept5 = CancelBag()
+        zipped.subscribe(value: { pair in pairs.record(pair.0 - pair.1) }).store(in: kept5)
+        let kept6 = CancelBag()
+        left.signal.merge(right.signal).subscribe(value: { merged.record($0) }).store(in: kept6)
         DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
             for index in 0..<1_000 {
                 if thread % 2 == 0 { left.send(index) } else { right.send(index) }

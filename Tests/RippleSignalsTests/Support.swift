@@ -69,16 +69,20 @@ extension Signal where Value: Equatable, Failure == TestError {
     /// Subscribes and records every event.
     @discardableResult
     func record(into recorder: Recorder<Event<Value>>) -> Disposer {
-        subscribe(value: { recorder.record(.value($0)) },
-                  error: { recorder.record(.error($0.code)) },
-                  complete: { recorder.record(.complete) })
+        let handle = subscribe(value: { recorder.record(.value($0)) },
+                               error: { recorder.record(.error($0.code)) },
+                               complete: { recorder.record(.complete) })
+        recorder.keep(handle)   // the subscription runs while the recorder lives, or until disposed
+        return handle
     }
 }
 
 extension Signal where Value: Equatable, Failure == Never {
     @discardableResult
     func record(into recorder: Recorder<Event<Value>>) -> Disposer {
-        subscribe(value: { recorder.record(.value($0)) }, complete: { recorder.record(.complete) })
+        let handle = subscribe(value: { recorder.record(.value($0)) }, complete: { recorder.record(.complete) })
+        recorder.keep(handle)   // the subscription runs while the recorder lives, or until disposed
+        return handle
     }
 }
 

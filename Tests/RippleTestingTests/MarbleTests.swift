@@ -26,11 +26,12 @@ struct MarbleTests {
 
         // A second subscriber, later, hears the same sequence shifted to its own start.
         let late = Recorder<Int>(scheduler: scheduler)
-        source.signal.subscribe(late)
+        let lateSubscription = source.signal.subscribe(late)
         scheduler.advance(by: .seconds(40))
         #expect(late.events == [.value(.seconds(1010), 1), .value(.seconds(1040), 2)])
         #expect(source.subscriptions == [TestSubscription(.seconds(200), .seconds(300)),
                                          TestSubscription(.seconds(1000))])
+        #expect(!lateSubscription.isDisposed)
     }
 
     @Test func hotAndColdDifferForTheSameEventsAndSubscribers() {
@@ -39,8 +40,9 @@ struct MarbleTests {
         let hot = hotScheduler.hotSignal(events), cold = coldScheduler.coldSignal(events)
         let hotRecorder = Recorder<String>(scheduler: hotScheduler)
         let coldRecorder = Recorder<String>(scheduler: coldScheduler)
-        hotScheduler.schedule(after: .seconds(2)) { hot.signal.subscribe(hotRecorder) }
-        coldScheduler.schedule(after: .seconds(2)) { cold.signal.subscribe(coldRecorder) }
+        let subscriptions = CancelBag()
+        hotScheduler.schedule(after: .seconds(2)) { hot.signal.subscribe(hotRecorder).store(in: subscriptions) }
+        coldScheduler.schedule(after: .seconds(2)) { cold.signal.subscribe(coldRecorder).store(in: subscriptions) }
         hotScheduler.advance(by: .seconds(10))
         coldScheduler.advance(by: .seconds(10))
         #expect(hotRecorder.events == [.value(.seconds(3), "b")])

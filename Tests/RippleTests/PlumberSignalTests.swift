@@ -127,14 +127,16 @@ struct PlumberSignalTests {
         let plumber = Plumber<SharePacket>().addPipeline(RequestLink())
         let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<[String], Never>) in
             let log = EventLog<String>()
-            _ = plumber.processSignal(SharePacket(docId: "D9"), portNumber: 7)
+            let kept = CancelBag()
+            plumber.processSignal(SharePacket(docId: "D9"), portNumber: 7)
                 .map { result in "\(result.output?.portNumber ?? -1) \(result.output?.link ?? "stopped")" }
-                .subscribe(value: { log.record($0) }, complete: { continuation.resume(returning: log.values) })
+                .subscribe(value: { log.record($0) }, complete: { continuation.resume(returning: log.values) }).store(in: kept)
         }
         #expect(outcome == ["7 https://ripple.example/D9"])
         let blocked = await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
-            _ = plumber.processSignal(SharePacket(docId: "secret-x"), portNumber: 1)
-                .subscribe(value: { continuation.resume(returning: $0.stoppingStage?.name) })
+            let kept2 = CancelBag()
+            plumber.processSignal(SharePacket(docId: "secret-x"), portNumber: 1)
+                .subscribe(value: { continuation.resume(returning: $0.stoppingStage?.name) }).store(in: kept2)
         }
         #expect(blocked == "RequestLink")
     }

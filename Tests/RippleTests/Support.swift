@@ -68,8 +68,11 @@ final class EventLog<Value: Sendable>: @unchecked Sendable {
     private let lock = Lock()
     private var recorded: [Value] = []
     private var ending: String?
+    /// The handles of the subscriptions feeding this log: they run while the log lives, or until disposed.
+    private var handles: [Disposer] = []
 
     var values: [Value] { lock.withLock { recorded } }
+    func keep(_ handle: Disposer) { lock.withLock { handles.append(handle) } }
     var end: String? { lock.withLock { ending } }
 
     func record(_ value: Value) { lock.withLock { recorded.append(value) } }
@@ -80,14 +83,18 @@ extension Signal where Failure == Never {
     /// Subscribes `log` to every event.
     @discardableResult
     func subscribe(into log: EventLog<Value>) -> Disposer {
-        subscribe(value: { log.record($0) }, complete: { log.finish("completed") })
+        let handle = subscribe(value: { log.record($0) }, complete: { log.finish("completed") })
+        log.keep(handle)
+        return handle
     }
 }
 
 extension Signal {
     @discardableResult
     func subscribe(logging log: EventLog<Value>) -> Disposer {
-        subscribe(value: { log.record($0) }, error: { log.finish("failed: \($0)") },
-                  complete: { log.finish("completed") })
+        let handle = subscribe(value: { log.record($0) }, error: { log.finish("failed: \($0)") },
+                               complete: { log.finish("completed") })
+        log.keep(handle)
+        return handle
     }
 }

@@ -74,3 +74,19 @@ final class ReleasedDisposer: Disposer, @unchecked Sendable {
         true
     }
 }
+
+extension Disposer: CustomStringConvertible {
+    /// What this disposer ends and whether it still can: `Disposer(subscription, active)`,
+    /// `Disposer(subscription, ended)`, `Disposer(cleanup, pending)`, `Disposer(cleanup, done)`, `Disposer(empty, ended)`.
+    public var description: String {
+        if self is ReleasedDisposer {
+            return "Disposer(empty, ended)"
+        }
+        // A plain `Disposer { … }` is an action's cleanup; every subclass here stands for a subscription (its core,
+        // an operator's state, or the handle over either).
+        if type(of: self) == Disposer.self {
+            return "Disposer(cleanup, \(isDisposed ? "done" : "pending"))"
+        }
+        return "Disposer(subscription, \(isDisposed ? "ended" : "active"))"
+    }
+}

@@ -1,20 +1,45 @@
+// Invariants: the disposer `subscribe` returns is the subscription's handle — releasing its last reference ends the
+// subscription, as disposing it does (the lifetime rule, see the Ripple catalog's "Lifetimes"); keep it in a property
+// or a `CancelBag` (`.store(in:)`) to keep the subscription. Only `subscribe` hands one out: operators attach to their
+// inputs internally and keep what those return as cleanups, so a chain pays for one handle, at its end. Where the
+// signal can fail, `subscribe` takes an error handler: an error is never dropped silently.
+
 extension Signal {
-    /// Subscribes with optional callbacks; the action runs now, for this subscription alone.
+    /// Subscribes with an error handler; the action runs now, for this subscription alone.
     ///
-    /// The subscription lives as long as the signal's producer references its subscriber (as in GYSignal: a
-    /// subscriber that is released disposes itself). Dispose the returned ``Disposer`` to end it earlier.
+    /// The returned ``Disposer`` is the subscription's handle: dispose it, or release it, and the subscription
+    /// ends (nothing more is delivered, the action's cleanup runs). Keep it in a property, or in a bag:
     ///
-    /// Not `@discardableResult` (issue 18): dropping the disposer leaves the subscription to its producer's lifetime,
-    /// which for a never-ending source is the program's, so the compiler warns; write `_ =` when that is intended.
-    /// Releasing the disposer never ends the subscription (it is not Combine's `AnyCancellable`).
+    /// ```swift
+    /// let bag = CancelBag()
+    /// Signal<Int, any Error>.just(1)
+    ///     .subscribe(value: { print($0) }, error: { print("failed:", $0) })
+    ///     .store(in: bag)
+    /// ```
+    ///
+    /// Not `@discardableResult`: a dropped handle ends the subscription at once, so the compiler warns. A signal that
+    /// can fail needs `error:` (and `value:`: write `value: { _ in }` to watch only the end); to ignore errors, say
+    /// so with an operator that makes `Never` (``replaceError(with:)``, ``catch(_:)``), or write `error: { _ in }`.
+    // `value` has no default: with one, a trailing closure (`subscribe { print($0) }`) on a `Never` signal would
+    // bind to `error` here (the forward scan skips a defaulted parameter before a required one) and be dead code;
+    // without one, such a call only matches the `Failure == Never` form, where it is the value callback.
     @inlinable
-    public func subscribe(value: (@Sendable (Value) -> Void)? = nil,
-                          error: (@Sendable (Failure) -> Void)? = nil,
+    public func subscribe(value: @escaping @Sendable (Value) -> Void,
+                          error: @escaping @Sendable (Failure) -> Void,
                           complete: (@Sendable () -> Void)? = nil) -> Disposer {
+        subscribeReturningHandle(value: value, error: error, complete: complete)
+    }
+
+    /// `subscribe(value:error:complete:)` with every callback optional, for this module's own forms that forward
+    /// callbacks they were given (`subscribeOnMainActor`). Returns the subscription's handle.
+    @inlinable
+    func subscribeReturningHandle(value: (@Sendable (Value) -> Void)?,
+                                         error: (@Sendable (Failure) -> Void)?,
+                                         complete: (@Sendable () -> Void)?) -> Disposer {
         if case .action = body {
-            return subscribe(SignalSubscriber(value: value, error: error, complete: complete))
+            return subscriptionHandle(subscribe(SignalSubscriber(value: value, error: error, complete: complete)))
         }
-        return attachAsRoot(Callbacks(value: value, error: error, complete: complete))
+        return subscriptionHandle(attachAsRoot(Callbacks(value: value, error: error, complete: complete)))
     }
 
     /// `attach(_:)` as this thread's root when none runs: a fused chain makes no subscriber at its top to be one,
@@ -41,14 +66,12 @@ extension Signal {
 }
 
 extension Signal where Failure == Never {
-    /// Subscribes to a signal that cannot fail. Not `@discardableResult`, like the general form.
+    /// Subscribes to a signal that cannot fail; the returned ``Disposer`` is the subscription's handle, as for
+    /// ``subscribe(value:error:complete:)``: keep it, or the subscription ends.
     @inlinable
     public func subscribe(value: (@Sendable (Value) -> Void)? = nil,
                           complete: (@Sendable () -> Void)? = nil) -> Disposer {
-        if case .action = body {
-            return subscribe(SignalSubscriber(value: value, error: nil, complete: complete))
-        }
-        return attachAsRoot(Callbacks(value: value, error: nil, complete: complete))
+        subscribeReturningHandle(value: value, error: nil, complete: complete)
     }
 }
 
