@@ -262,8 +262,8 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         edgeLock.unlock()
         if old != nil { fromDidChange() }
         // `from` may now be unreferenced, and its own deinit would free its upstream, and so on: through the drain.
-        PropagationState.releaseDeferred(previous)
-        PropagationState.releaseDeferred(old)
+        ReleaseDrain.release(retained: previous)
+        ReleaseDrain.release(retained: old)
     }
 
     /// Links this transform, which must be unused, from `source` to `target` in one pass: what `setTo` then

@@ -139,9 +139,6 @@ final class PropagationState {
     @usableFromInline @exclusivity(unchecked) var pathBase = 0
     @usableFromInline @exclusivity(unchecked) var jobs = Deque<() -> Void>()
     @exclusivity(unchecked) var drainingJobs = false
-    /// Objects whose release was deferred (see `ReleaseDrain.swift`).
-    @exclusivity(unchecked) var releases: [UnsafeMutableRawPointer] = []
-    @exclusivity(unchecked) var releasing = false
     /// No context, for sets without one.
     @usableFromInline let noContext: (any Sendable)? = nil
 

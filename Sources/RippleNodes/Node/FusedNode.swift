@@ -57,7 +57,7 @@ class FusedNode<Input: Sendable, Output: Sendable>: MutableNode<Output>, @unchec
         // long chain does not recurse.
         guard let source = inletSource else { return }
         source._withUnsafeGuaranteedRef { $0.removeFusedDownstream(self, operation: inletPush) }
-        PropagationState.releaseDeferred(source.toOpaque())
+        ReleaseDrain.release(retained: source.toOpaque())
     }
 
     @usableFromInline
