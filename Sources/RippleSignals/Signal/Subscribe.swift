@@ -19,7 +19,7 @@ extension Signal {
     ///
     /// Not `@discardableResult`: a dropped handle ends the subscription at once, so the compiler warns. A signal that
     /// can fail needs `error:` (and `value:`: write `value: { _ in }` to watch only the end); to ignore errors, say
-    /// so with an operator that makes `Never` (``replaceError(with:)``, ``catch(_:)``), or write `error: { _ in }`.
+    /// so with an operator that makes `Never` (``replaceError(with:)``, `catch`), or write `error: { _ in }`.
     // `value` has no default: with one, a trailing closure (`subscribe { print($0) }`) on a `Never` signal would
     // bind to `error` here (the forward scan skips a defaulted parameter before a required one) and be dead code;
     // without one, such a call only matches the `Failure == Never` form, where it is the value callback.
