@@ -56,6 +56,12 @@ package struct RawLock: ~Copyable, @unchecked Sendable {
     package func unlock() {
         os_unfair_lock_unlock(primitive)
     }
+
+    /// Takes the lock if it is free, without waiting.
+    @inlinable @inline(__always)
+    package func tryLock() -> Bool {
+        os_unfair_lock_trylock(primitive)
+    }
     #else
     /// 0 free, 1 held.
     @usableFromInline let word: Atomic<UInt32>
@@ -75,6 +81,12 @@ package struct RawLock: ~Copyable, @unchecked Sendable {
     @inlinable @inline(__always)
     package func unlock() {
         word.store(0, ordering: .releasing)
+    }
+
+    /// Takes the lock if it is free, without waiting.
+    @inlinable @inline(__always)
+    package func tryLock() -> Bool {
+        word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
     }
 
     /// Re-reads the word (no bus-locking write while it is held) and yields the processor between rounds.

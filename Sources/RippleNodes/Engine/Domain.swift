@@ -1,10 +1,3 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import DequeModule
 import RippleCore
 import Synchronization
@@ -29,8 +22,8 @@ import Synchronization
 /// The lock, delivery queue and union-find link of one connected graph.
 @usableFromInline
 final class Domain: @unchecked Sendable {
-    /// 0 free, 1 held. A word of its own rather than `RawLock`, for `tryLock`.
-    private let word = Atomic<UInt32>(0)
+    /// RippleCore's one lock primitive (see RawLock.swift).
+    private let mutex = RawLock()
     /// The domain this one was merged into; nil for a root. Guarded by this domain's lock.
     @exclusivity(unchecked) private(set) var parent: Domain?
     /// Listener calls of committed transactions, oldest first. Guarded by the lock; only a root's is used.
@@ -47,30 +40,14 @@ final class Domain: @unchecked Sendable {
 
     @usableFromInline
     func lock() {
-        if !word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
-            lockContended()
-        }
+        mutex.lock()
         #if RIPPLE_INTERNAL_CHECKS
         held.store(true, ordering: .relaxed)
         #endif
     }
 
-    /// A transaction may hold the lock for a while: waiters yield their processor between rounds.
-    private func lockContended() {
-        var rounds = 0
-        while true {
-            if word.load(ordering: .relaxed) == 0
-                && word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
-            {
-                return
-            }
-            rounds += 1
-            if rounds >= 16 { sched_yield() }
-        }
-    }
-
     func tryLock() -> Bool {
-        let taken = word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
+        let taken = mutex.tryLock()
         #if RIPPLE_INTERNAL_CHECKS
         if taken { held.store(true, ordering: .relaxed) }
         #endif
@@ -82,7 +59,7 @@ final class Domain: @unchecked Sendable {
         #if RIPPLE_INTERNAL_CHECKS
         held.store(false, ordering: .relaxed)
         #endif
-        word.store(0, ordering: .releasing)
+        mutex.unlock()
     }
 
     /// Makes this root (locked, as is `root`) a child of `root`, moving its pending listener calls after `root`'s.
