@@ -18,12 +18,17 @@ private func typecheck(_ source: String) throws -> (status: Int32, output: Strin
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-I", modules, file.path]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
+    // Diagnostics go to a file, not a pipe: a child process another test spawns meanwhile (an exit test) can inherit
+    // a pipe's write end and hold it open, so reading a pipe to its end could wait for that child instead.
+    let log = folder.appendingPathComponent("diagnostics.txt")
+    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+    let handle = try FileHandle(forWritingTo: log)
+    defer { try? handle.close() }
+    process.standardOutput = handle
+    process.standardError = handle
     try process.run()
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
+    let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
     return (process.terminationStatus, output)
 }
 

@@ -39,17 +39,20 @@ struct AnyDepthTests {
     }
 
     /// Pages 0..<count: each page (a signal that sends its number and completes) is subscribed from the completion
-    /// of the one before.
+    /// of the one before. The current page's handle is kept (a page subscribed from deep inside the one before may be
+    /// queued until that step returns, and a dropped handle would end it first); disposing the pager ends it.
     static func pager(_ count: Int) -> Signal<Int, Never> {
         Signal { downstream in
+            let current = Locked<Disposer?>(nil)
             @Sendable func load(_ page: Int) {
                 let signal = Signal<Int, Never> { s in s.send(page); s.sendComplete(); return .empty }
-                _ = signal.subscribe(value: { downstream.send($0) }, complete: {
+                let handle = signal.subscribe(value: { downstream.send($0) }, complete: {
                     if page + 1 < count { load(page + 1) } else { downstream.sendComplete() }
                 })
+                current.withLock { if !handle.isDisposed { $0 = handle } }
             }
             load(0)
-            return .empty
+            return Disposer { current.withLock { $0 }?.dispose() }
         }
     }
 

@@ -125,20 +125,22 @@ struct PlumberSignalTests {
 
     @Test func processSignalSendsTheResultThenCompletes() async {
         let plumber = Plumber<SharePacket>().addPipeline(RequestLink())
+        // The bags outlive the continuations' closures: a handle dropped when its closure returns would end the
+        // subscription before the asynchronous stage answers.
+        let kept = CancelBag(), kept2 = CancelBag()
         let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<[String], Never>) in
             let log = EventLog<String>()
-            let kept = CancelBag()
             plumber.processSignal(SharePacket(docId: "D9"), portNumber: 7)
                 .map { result in "\(result.output?.portNumber ?? -1) \(result.output?.link ?? "stopped")" }
                 .subscribe(value: { log.record($0) }, complete: { continuation.resume(returning: log.values) }).store(in: kept)
         }
         #expect(outcome == ["7 https://ripple.example/D9"])
         let blocked = await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
-            let kept2 = CancelBag()
             plumber.processSignal(SharePacket(docId: "secret-x"), portNumber: 1)
                 .subscribe(value: { continuation.resume(returning: $0.stoppingStage?.name) }).store(in: kept2)
         }
         #expect(blocked == "RequestLink")
+        withExtendedLifetime((kept, kept2)) {}
     }
 
     @Test func disposingProcessSignalCancelsTheStages() async {
