@@ -137,7 +137,8 @@ import Testing
         let bad = Locked<[String]>([])
         let group = DispatchGroup()
         for _ in 0..<2 {
-            DispatchQueue.global().async(group: group) {
+            // Threads of their own: Dispatch's pool may be busy with other tests and never run these readers.
+            onNewThread(group: group) {
                 var local: Set<String> = []
                 while !done.value {
                     guard let process = weakProcess.value?.process else { continue }
@@ -251,6 +252,15 @@ func scribble(depth: Int) {
         if depth > 0 { scribble(depth: depth - 1) }
         buffer.storeBytes(of: UInt64(depth), toByteOffset: 0, as: UInt64.self)
     }
+}
+
+/// Runs `body` on a new thread inside `group` (entered now, left when `body` returns).
+func onNewThread(group: DispatchGroup, _ body: @escaping @Sendable () -> Void) {
+    group.enter()
+    Thread {
+        body()
+        group.leave()
+    }.start()
 }
 
 /// Runs `body` on a new thread and waits for it.
