@@ -17,10 +17,13 @@ let rooms: [(name: String, dependencies: [Target.Dependency])] = [
 let roomNames = rooms.map(\.name)
 
 /// `@ActionProtocol` (product RippleActionProtocol) compiles swift-syntax, for the macro and for its expansion tests.
-/// CI's release leak check sets RIPPLE_WITHOUT_ACTION_PROTOCOL=1 (it needs none of it, and a release swift-syntax
-/// costs about ten minutes here), its sanitizer passes RIPPLE_SKIP_MACRO_EXPANSION_TESTS=1 (the debug pass runs them).
+/// CI's release and -Osize passes set RIPPLE_WITHOUT_ACTION_PROTOCOL=1 (a release swift-syntax costs about ten
+/// minutes here; the debug and sanitizer passes test the macro), its sanitizer passes
+/// RIPPLE_SKIP_MACRO_EXPANSION_TESTS=1 (the debug pass runs them).
 let withActionProtocol = Context.environment["RIPPLE_WITHOUT_ACTION_PROTOCOL"] == nil
 let withExpansionTests = withActionProtocol && Context.environment["RIPPLE_SKIP_MACRO_EXPANSION_TESTS"] == nil
+/// Without the macro, the tour leaves out its `@ActionProtocol` sections and its tests do not look for them.
+let withoutActionProtocolSettings: [SwiftSetting] = withActionProtocol ? [] : [.define("RIPPLE_WITHOUT_ACTION_PROTOCOL")]
 
 /// Package traits. `OpenCombine` gives RippleCombine its Combine off Apple platforms; off by default, so a package
 /// depending on Ripple resolves OpenCombine only if it asks for it (`traits: ["OpenCombine"]`): SwiftPM 6.3 resolves
@@ -49,13 +52,14 @@ let rippleTargets: [Target] = [
     .executableTarget(
         name: "RippleTour",
         dependencies: ["RippleCore"] + roomNames.map { .target(name: $0) }
-            + (withActionProtocol ? ["RippleActionProtocol"] : [])),
+            + (withActionProtocol ? ["RippleActionProtocol"] : []),
+        swiftSettings: withoutActionProtocolSettings),
     .testTarget(name: "RippleCoreTests", dependencies: ["RippleCore", "RippleTesting"]),
     .testTarget(
         name: "RippleTestingTests", dependencies: ["RippleTesting", "RippleCore", "RippleNodes", "RippleSignals"]),
     .target(name: "Ripple", dependencies: ["RippleCore"] + roomNames.map { .target(name: $0) }),
     .testTarget(name: "RippleTests", dependencies: ["Ripple", "RippleTesting"]),
-    .testTarget(name: "RippleTourTests", dependencies: ["RippleTour"]),
+    .testTarget(name: "RippleTourTests", dependencies: ["RippleTour"], swiftSettings: withoutActionProtocolSettings),
     .testTarget(
         name: "RippleNamesTests",
         dependencies: ["Ripple", "RippleTesting", .product(name: "OpenCombine", package: "OpenCombine")]),

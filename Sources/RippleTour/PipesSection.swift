@@ -1,6 +1,6 @@
 import Foundation
 import RipplePipes
-#if canImport(RippleActionProtocol)
+#if !RIPPLE_WITHOUT_ACTION_PROTOCOL
 import RippleActionProtocol
 #endif
 
@@ -212,15 +212,15 @@ let pipesSection = TourSection(name: "pipes", summary: "typed actions along a ch
         log.print("result _ \(text(fReturn))")
     }
 
-    #if canImport(RippleActionProtocol)
+    #if !RIPPLE_WITHOUT_ACTION_PROTOCOL
     showPipesAsTheProtocol(log)
     showADelegateSplitOverThreePipes(log)
     #endif
 }
 
-// The product is left out of CI's release leak check (RIPPLE_WITHOUT_ACTION_PROTOCOL, see Package.swift); every
-// other build has it.
-#if canImport(RippleActionProtocol)
+// The product is left out of CI's release and -Osize passes (RIPPLE_WITHOUT_ACTION_PROTOCOL, see Package.swift);
+// every other build has it.
+#if !RIPPLE_WITHOUT_ACTION_PROTOCOL
 /// The same protocols as Swift protocols: `@ActionProtocol` gives each a keys struct and a proxy, so a pipe can be
 /// passed where the protocol is expected (the seed's `(id<actionPipeProtocol>)pipe`).
 @ActionProtocol
