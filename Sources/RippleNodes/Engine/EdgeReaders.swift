@@ -24,8 +24,7 @@ struct ReleasedEdges {
     var retired: [AnyObject]?
 }
 
-/// The edges a propagation took with ``Node/beginReadingEdges()``: the object (for a lone fused node, its entry),
-/// unretained, and its shape.
+/// The edges a propagation took with ``Node/beginReadingEdges()``: the object, unretained, and its shape.
 @usableFromInline @frozen
 struct EdgesSnapshot {
     @usableFromInline let object: Unmanaged<AnyObject>
@@ -55,7 +54,7 @@ struct EdgesSnapshot {
             }
         case .loneListener:
             return (lone, 1, 0)
-        case .loneDownstream, .loneFused:
+        case .loneDownstream:
             return (lone, 0, 1)
         case .none:
             return (lone, 0, 0)

@@ -3,10 +3,11 @@ import RippleCore
 import RippleNodes
 import Testing
 
-/// `map` and `filter` nodes hold their operator (one object each, see `FusedNode.swift`) until a graph query asks for
-/// their transforms: then the operator becomes a plain transform, in the same place, and everything behaves as before.
-@Suite("Engine: fused map and filter nodes")
-struct FusedNodeTests {
+/// `map` and `filter` nodes: engine 2 fused each into one object holding its operator (upgraded with the runtime's
+/// `swift_tryRetain`, found with `dlsym`); since issue 29 they are nodes linked by a plain transform. These cases were
+/// written against fusion and pin what users see either way: graph queries, link order, lifetimes, frees racing sets.
+@Suite("Engine: map and filter nodes")
+struct MapFilterNodeTests {
     @Test func aGraphQueryTurnsTheOperatorIntoATransformThatKeepsWorking() {
         let a = MutableNode(1)
         let b = MutableNode(100)
