@@ -57,12 +57,3 @@ struct UpstreamEdges {
         for edge in rest { body(edge) }
     }
 }
-
-extension Node {
-    /// Whether any transform feeds this node (`flatten` takes the value of an inner node nobody can change instead
-    /// of linking it). Call under `lock`.
-    @usableFromInline
-    final var hasUpstream: Bool {
-        !upstream.isEmpty
-    }
-}
