@@ -4,10 +4,10 @@
 // Invariants:
 // - `object` is a plain Swift `weak` reference: loading it yields a strong reference, or nil once the object has
 //   begun deinitialising. No runtime entry point is looked up and no reference count is read (issue 29: engine 2
-//   found `swift_tryRetain` with `dlsym`, outside what Swift promises).
+//   looked `swift_tryRetain` up in the process's symbol table, outside what Swift promises).
 // - Immutable after init: a new `to` means a new slot (see `Transform.reconcileRegistration()`).
 //
-// Cost (callgrind, BENCHMARKS.md "RippleNodes without dlsym"): the weak reference gives its object a side table,
+// Cost (callgrind, BENCHMARKS.md "RippleNodes on safe Swift"): the weak reference gives its object a side table,
 // and a weak load is a locked instruction, like the `swift_tryRetain` it replaces.
 
 /// A non-owning reference to `to` that upgrades to a strong one while the object is alive.

@@ -8,7 +8,7 @@ import RippleCore
 /// deciding that from the runtime's weak and unowned reference counts; Swift has no supported way to know whether an
 /// object is referenced weakly or unowned (a `weak`/`unowned` holder can still set or link the node later), so
 /// issue 28 dropped the shortcut rather than read the counts (FlatMapLatestPumping's cost: BENCHMARKS.md "RippleNodes
-/// without dlsym").
+/// on safe Swift").
 ///
 /// `@unchecked Sendable`: `follower` and `isFollowerLinked` are only touched under `edgeLock`; `select` is
 /// immutable.
