@@ -4,11 +4,12 @@ import RippleNodes
 import RippleTesting
 import Testing
 
-/// `flattenMap` takes the value of an inner node nobody else can reach (held by no one else, not weakly nor
-/// unowned, no upstream edges) without linking it; any other inner node is linked and followed. Both must look
-/// the same from outside: the same values in the same order, later changes of reachable inner nodes arriving, and
-/// replaced inner nodes let go.
-@Suite("flattenMap: unreachable inner nodes are taken without a link")
+/// `flattenMap` links every inner node and follows it until the next one replaces it. Engine 2 took the value of an
+/// inner node nobody else could reach without a link, deciding "nobody else" from the runtime's weak and unowned
+/// reference counts; issue 28 removed those reads (Swift offers no supported way to ask), and with them the shortcut.
+/// What users see is pinned as before: the same values in the same order, later changes of inner nodes held
+/// strongly, weakly or unowned arriving, and replaced inner nodes let go.
+@Suite("flattenMap: inner nodes, fresh or held")
 struct FlattenSpecialisationTests {
     /// Keeps the inner nodes a test wants reachable.
     private final class Keeper<Value: Sendable>: @unchecked Sendable {
@@ -36,7 +37,7 @@ struct FlattenSpecialisationTests {
         }
     }
 
-    @Test func freshInnerNodesAreTakenWithoutALink() {
+    @Test func freshInnerNodesAreFollowed() {
         let bag = CancelBag()
         let source = MutableNode<Int>()
         let output = source.flattenMap { Node($0 * 10) }
@@ -46,8 +47,8 @@ struct FlattenSpecialisationTests {
         source.value = 2
         source.value = 2
         #expect(received.values == [10, 20, 20])
-        // Only the flattenMap edge itself: no follower for an inner node nobody can change.
-        #expect(output.upstreamTransforms.count == 1)
+        // The flattenMap edge and one follower: the replaced inner nodes' followers are gone.
+        #expect(output.upstreamTransforms.count == 2)
     }
 
     @Test func anEmptyFreshInnerNodeEmptiesTheOutput() {
@@ -79,8 +80,8 @@ struct FlattenSpecialisationTests {
         #expect(output.value == 7)
     }
 
-    /// A weak or unowned reference is enough to change the inner node later: it must be linked. (This pins the
-    /// runtime's weak and unowned counts the check relies on.)
+    /// A weak or unowned reference is enough to change the inner node later: it must be linked. (Engine 2 decided
+    /// this from the runtime's reference counts; a shortcut that skipped the link broke this case.)
     @Test(arguments: ["weak", "unowned"])
     func anInnerNodeReferencedWeaklyOrUnownedIsLinked(_ kind: String) throws {
         let weakBox = WeakBox<Node<Int>>()
@@ -160,7 +161,7 @@ struct FlattenSpecialisationTests {
         #expect(output.upstreamTransforms.count == 2)
         source.value = 4
         #expect(output.value == 4)
-        #expect(output.upstreamTransforms.count == 1)
+        #expect(output.upstreamTransforms.count == 2)
     }
 
     @Test func chainsAndInnerNodesAreFreed() {

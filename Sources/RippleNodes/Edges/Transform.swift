@@ -299,7 +299,7 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         let targetAddress = Unmanaged.passUnretained(target).toOpaque()
         let isBackEdge = source.rankNewEdge(to: target)
         edgeLock.lock()
-        guard registeredIn == nil, fromStorage === source, toTarget?.raw.toOpaque() == targetAddress else {
+        guard registeredIn == nil, fromStorage === source, toTarget?.address == targetAddress else {
             edgeLock.unlock()
             reconcileRegistration()
             return
@@ -311,21 +311,6 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         registeredTo = targetAddress
         registeredSlot = .passUnretained(slot)
         edgeLock.unlock()
-    }
-
-    /// Takes over a fused operator's link from `source` to `target` (see `FusedNode.swift`): this transform, unused
-    /// and not yet shared, becomes linked, registered in `source`'s list as `slot`, which the caller puts there in
-    /// the fused node's place. Returns that slot.
-    final func adoptFusedLink(from source: Node<Input>, to target: Node<Output>) -> AnyObject {
-        let slot = slotType.init(edge: self, target: target, push: push, isBackEdge: false)
-        edgeLock.lock()
-        fromStorage = source
-        setTarget(target)
-        registeredIn = source
-        registeredTo = Unmanaged.passUnretained(target).toOpaque()
-        registeredSlot = .passUnretained(slot)
-        edgeLock.unlock()
-        return slot
     }
 
     /// Keeps this transform in `from`'s downstream list exactly while both ends are set. The list holds it strongly

@@ -15,12 +15,11 @@ struct EdgeCounts {
     }
 }
 
-// The edge store: a node's listeners (`ListenEdge<Value>`) and downstream entries (a `DownstreamSlot<Value>`, or a
-// fused operator node: see `EdgeEntry.swift`).
+// The edge store: a node's listeners (`ListenEdge<Value>`) and downstream entries (`DownstreamSlot<Value>`).
 //
 // Invariants:
-// - One allocation, the entries stored inline after the counts, as `Unmanaged` values (retained, but for fused
-//   nodes): propagation reads them without a retain each while it holds the list. Listeners first, in registration
+// - One allocation, the entries stored inline after the counts, as `Unmanaged` values (retained):
+//   propagation reads them without a retain each while it holds the list. Listeners first, in registration
 //   order, then the downstream entries, in link order. Not generic, so building one needs no generic metadata; every
 //   node without edges shares `empty`.
 // - A list some propagation is reading (see `EdgeReaders.swift`) is never mutated: a change builds a new list and the
@@ -40,7 +39,7 @@ final class EdgeList: ManagedBuffer<EdgeCounts, Unmanaged<AnyObject>> {
         withUnsafeMutablePointers { counts, elements in
             for index in 0..<(counts.pointee.listeners + counts.pointee.downstream)
             where elements[index].toOpaque() != tombstone {
-                releaseEntry(elements[index])
+                elements[index].release()
             }
         }
     }
@@ -112,8 +111,8 @@ final class EdgeList: ManagedBuffer<EdgeCounts, Unmanaged<AnyObject>> {
     /// a new one become (see `NodeEdges`).
     static func pair(_ first: Unmanaged<AnyObject>, _ second: Unmanaged<AnyObject>, listeners: Int) -> EdgeList {
         build(listeners: listeners, downstream: 2 - listeners) { new in
-            new[0] = retainedEntry(first)
-            new[1] = retainedEntry(second)
+            new[0] = first.retain()
+            new[1] = second.retain()
         }
     }
 
@@ -136,10 +135,10 @@ final class EdgeList: ManagedBuffer<EdgeCounts, Unmanaged<AnyObject>> {
         }
         for index in listenerCount..<(listenerCount + downstreamCount)
         where old[index].toOpaque() != tombstone && !isRemoved(old[index], false) {
-            new[count] = retainedEntry(old[index])
+            new[count] = old[index].retain()
             count += 1
         }
-        if let entry { new[count] = retainedEntry(entry) }
+        if let entry { new[count] = entry.retain() }
     }
 
     /// This list with `listener` appended to the listeners.
@@ -189,7 +188,7 @@ final class EdgeList: ManagedBuffer<EdgeCounts, Unmanaged<AnyObject>> {
             let elements = self.elements
             var count = 0
             for index in 0..<(listenerCount + downstreamCount) where elements[index].toOpaque() != tombstone {
-                copy[count] = retainedEntry(elements[index].toOpaque() == old.toOpaque() ? new : elements[index])
+                copy[count] = (elements[index].toOpaque() == old.toOpaque() ? new : elements[index]).retain()
                 count += 1
             }
         }
@@ -222,7 +221,7 @@ final class EdgeList: ManagedBuffer<EdgeCounts, Unmanaged<AnyObject>> {
         withUnsafeMutablePointers { counts, elements in
             let end = counts.pointee.listeners + counts.pointee.downstream
             guard end < counts.pointee.capacity else { return nil }
-            elements[end] = retainedEntry(entry)
+            elements[end] = entry.retain()
             counts.pointee.downstream += 1
             return end
         }

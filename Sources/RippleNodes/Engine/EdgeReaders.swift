@@ -13,6 +13,15 @@ import Synchronization
 // so both use sequentially consistent operations: at least one of them sees the other, and the parked list is
 // never left behind. On x86 the reader's increment is a locked instruction either way, and its flag load a plain
 // load.
+//
+// Why this is not RippleCore's `PublishedSnapshot` (issue 29 item 4 asks for one mechanism): that type keeps its
+// retired list in a `Locked` object of its own (an allocation per node) and counts readers atomically on the way in
+// too, and its own documentation warns against storing it inline in a generic class (heap corruption in debug builds
+// on Swift 6.3), which `Node<Value>` is. And why it is still needed under engine 3: propagation holds the domain
+// lock, but not every writer does — `ListenEdge.cancel()`, `Transform.reconcileRegistration()` (re-pointing `from` or
+// `to`) and `Transform.targetDidDeinit()` (a node's deinit, which may run on a thread already inside a transaction)
+// change lists under the node lock only. Deleting the counting means moving those writers under the domain lock,
+// deferring the ones that run on a thread already holding it (through the thread's job queue or the release drain).
 
 /// What a writer releases after unlocking: the list it replaced, unless readers still had it, and any lists parked
 /// earlier once the node is quiescent. Not nested in `Node`: a type nested in a generic class is generic too, and
@@ -24,8 +33,7 @@ struct ReleasedEdges {
     var retired: [AnyObject]?
 }
 
-/// The edges a propagation took with ``Node/beginReadingEdges()``: the object (for a lone fused node, its entry),
-/// unretained, and its shape.
+/// The edges a propagation took with ``Node/beginReadingEdges()``: the object, unretained, and its shape.
 @usableFromInline @frozen
 struct EdgesSnapshot {
     @usableFromInline let object: Unmanaged<AnyObject>
@@ -55,7 +63,7 @@ struct EdgesSnapshot {
             }
         case .loneListener:
             return (lone, 1, 0)
-        case .loneDownstream, .loneFused:
+        case .loneDownstream:
             return (lone, 0, 1)
         case .none:
             return (lone, 0, 0)

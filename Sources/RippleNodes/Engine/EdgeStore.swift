@@ -9,10 +9,10 @@ import Synchronization
 //   `Domain.swift`), so a transaction sees an edge either before or after it is linked, never half-way.
 // - A list nobody propagates through (`isQuiescent`) changes in place (tombstones, appends, compaction); otherwise it
 //   is replaced as a whole and the old one is parked until its readers leave (`EdgeReaders.swift`).
-// - Every entry's list index (a slot's `listIndex`, a fused node's `fusedListIndex`) is where the list holds it.
+// - Every slot's `listIndex` is where the list holds it.
 
 extension Node {
-    /// Appends `entry` (a slot, or a fused node's entry) to the downstream edges.
+    /// Appends `entry` (a slot) to the downstream edges.
     func addDownstream(_ entry: Unmanaged<AnyObject>) {
         let released = lock.withLock { addDownstreamLocked(entry) }
         extendLifetime(released)
@@ -36,47 +36,9 @@ extension Node {
         return released
     }
 
-    /// Tells a downstream entry where the list holds it. Call under `lock`.
+    /// Tells a downstream slot where the list holds it. Call under `lock`.
     private func setListIndex(of entry: Unmanaged<AnyObject>, to index: Int) {
-        if isFusedEntry(entry) {
-            Unmanaged<NodeBase>.fromOpaque(fusedNodeAddress(entry))._withUnsafeGuaranteedRef {
-                $0.fusedListIndex = index
-            }
-        } else {
-            unsafeDowncast(entry.takeUnretainedValue(), to: DownstreamSlot<Value>.self).listIndex = index
-        }
-    }
-
-    /// Removes the fused node `node`'s entry from the downstream edges, from its deinit, or replaces it with
-    /// `replacement` when it becomes a plain transform. Readers still out may hold the entry: then `node`'s memory
-    /// is kept until they leave (see `EdgeEntry.swift`).
-    func removeFusedDownstream(_ node: NodeBase, operation: @escaping FusedPushThunk,
-                               replacement: Unmanaged<AnyObject>? = nil) {
-        let entry = fusedEntry(node)
-        let released = lock.withLock { () -> ReleasedEdges in
-            // The index is guarded by this lock.
-            if isQuiescent, let list = edges.editableList, replacement == nil,
-               list.tombstone(entry, at: node.fusedListIndex, isListener: false) != nil {
-                bumpEdgesVersion()
-                compactIfSparse(list)
-                return ReleasedEdges(replaced: nil, retired: nil)
-            }
-            // No reader can enter while the lock is held: one that is out now is the only kind to wait for.
-            let held = isQuiescent ? nil : holdUntilRead(FusedMemoryHold(node, operation: operation))
-            if replacement == nil && edges.shape == .loneFused {
-                // The node's only edge (a chain): no list to retire, and no edges left.
-                edges = .empty
-                bumpEdgesVersion()
-                return ReleasedEdges(replaced: nil, retired: held)
-            }
-            let changed = replacement.map { edges.replacingDownstream(entry, with: $0) }
-                ?? edges.removingDownstream { $0.toOpaque() == entry.toOpaque() }
-            var released = replaceEdges(changed)
-            renumberEdges()
-            if let held { released.retired = (released.retired ?? []) + held }
-            return released
-        }
-        extendLifetime(released)
+        unsafeDowncast(entry.takeUnretainedValue(), to: DownstreamSlot<Value>.self).listIndex = index
     }
 
     /// Unlinks the transform `id`, whose slot here is `slot` (unretained; nil when unknown). The caller holds the
@@ -93,7 +55,7 @@ extension Node {
             }
             // Compared through `edgeRef`: reading `edge`, an existential, would retain and release it.
             let released = replaceEdges(edges.removingDownstream {
-                !isFusedEntry($0) && UInt(bitPattern: unsafeDowncast($0.takeUnretainedValue(),
+                UInt(bitPattern: unsafeDowncast($0.takeUnretainedValue(),
                                                                   to: DownstreamSlot<Value>.self).edgeRef.toOpaque())
                     == UInt(bitPattern: id)
             })
@@ -185,8 +147,8 @@ extension Node {
         }
     }
 
-    /// Counts a fused operator's inlet as an upstream too. Call under `lock`.
+    /// Whether more than one transform feeds this node. Call under `lock`.
     final func updateSeveralUpstreams() {
-        severalUpstreams = upstream.hasSeveral || (hasFusedInlet && !upstream.isEmpty)
+        severalUpstreams = upstream.hasSeveral
     }
 }

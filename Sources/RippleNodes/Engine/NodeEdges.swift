@@ -1,7 +1,6 @@
-/// A node's listeners and downstream entries: an ``EdgeList``, or, for the most common shapes, the one element on
-/// its own: a lone listener (a listened source node), a lone downstream slot, or a lone fused operator node (a node
-/// inside a chain of operators), or nothing at all. The lone shapes save the list's allocation, one per node of a
-/// chain; the last two hold no counted reference, so creating and freeing such a node retains nothing for its edges.
+/// A node's listeners and downstream slots: an ``EdgeList``, or, for the most common shapes, the one element on its
+/// own: a lone listener (a listened source node), a lone downstream slot (a node inside a chain of operators), or
+/// nothing at all. The lone shapes save the list's allocation, one per node of a chain.
 ///
 /// Immutable, like the list: every change builds a new value, installed under the node lock.
 @usableFromInline
@@ -14,16 +13,13 @@ struct NodeEdges {
         case loneListener
         /// `object` is the node's only edge, a `DownstreamSlot<Value>`.
         case loneDownstream
-        /// `entry` is the node's only edge, a fused operator node's entry (see `EdgeEntry.swift`); `object` is nil.
-        case loneFused
         /// No edges; `object` is nil.
         case none
     }
 
     /// What the edges hold a counted reference to: the list, or the lone listener or slot.
     @usableFromInline let object: AnyObject?
-    /// What propagation reads (see `EdgeReaders.swift`): `object`, unretained, or for `.loneFused` the fused entry,
-    /// which is not counted, so not an `AnyObject` (see `EdgeEntry.swift`); a placeholder never read for `.none`.
+    /// What propagation reads (see `EdgeReaders.swift`): `object`, unretained; a placeholder never read for `.none`.
     /// One field for every shape, so that taking a snapshot does not branch. Declared between the other two, so
     /// that the shape packs after it.
     @usableFromInline let entry: Unmanaged<AnyObject>
@@ -34,12 +30,6 @@ struct NodeEdges {
         self.object = object
         self.shape = shape
         entry = .passUnretained(object)
-    }
-
-    private init(fused: Unmanaged<AnyObject>) {
-        object = nil
-        entry = fused
-        shape = .loneFused
     }
 
     @usableFromInline
@@ -90,7 +80,7 @@ struct NodeEdges {
         switch shape {
         case .list: listObject.liveDownstreamCount == 0
         case .loneListener, .none: true
-        case .loneDownstream, .loneFused: false
+        case .loneDownstream: false
         }
     }
 
@@ -98,17 +88,16 @@ struct NodeEdges {
         switch shape {
         case .list: listObject.liveListenerCount
         case .loneListener: 1
-        case .loneDownstream, .loneFused, .none: 0
+        case .loneDownstream, .none: 0
         }
     }
 
-    /// The downstream entries, in link order. A fused one is valid only as `EdgeEntry.swift` says: read them under
-    /// the node's lock.
+    /// The downstream slots, in link order. Read them under the node's lock.
     var downstream: [Unmanaged<AnyObject>] {
         switch shape {
         case .list: listObject.downstream
         case .loneListener, .none: []
-        case .loneDownstream, .loneFused: [entry]
+        case .loneDownstream: [entry]
         }
     }
 
@@ -119,7 +108,7 @@ struct NodeEdges {
             isEmpty ? NodeEdges(object: listener, shape: .loneListener)
                 : NodeEdges(listObject.addingListener(listener))
         case .loneListener: NodeEdges(EdgeList.pair(entry, .passUnretained(listener), listeners: 2))
-        case .loneDownstream, .loneFused: NodeEdges(EdgeList.pair(.passUnretained(listener), entry, listeners: 1))
+        case .loneDownstream: NodeEdges(EdgeList.pair(.passUnretained(listener), entry, listeners: 1))
         case .none: NodeEdges(object: listener, shape: .loneListener)
         }
     }
@@ -129,22 +118,21 @@ struct NodeEdges {
         case .list:
             isEmpty ? NodeEdges.lone(entry) : NodeEdges(listObject.addingDownstream(entry))
         case .loneListener: NodeEdges(EdgeList.pair(self.entry, entry, listeners: 1))
-        case .loneDownstream, .loneFused: NodeEdges(EdgeList.pair(self.entry, entry, listeners: 0))
+        case .loneDownstream: NodeEdges(EdgeList.pair(self.entry, entry, listeners: 0))
         case .none: NodeEdges.lone(entry)
         }
     }
 
-    /// A lone downstream entry: a slot, or a fused node's entry.
+    /// A lone downstream slot.
     private static func lone(_ entry: Unmanaged<AnyObject>) -> NodeEdges {
-        isFusedEntry(entry) ? NodeEdges(fused: entry)
-            : NodeEdges(object: entry.takeUnretainedValue(), shape: .loneDownstream)
+        NodeEdges(object: entry.takeUnretainedValue(), shape: .loneDownstream)
     }
 
     func removingListener(_ listener: AnyObject) -> NodeEdges {
         switch shape {
         case .list: NodeEdges(listObject.removingListener(listener))
         case .loneListener: object === listener ? .empty : self
-        case .loneDownstream, .loneFused, .none: self
+        case .loneDownstream, .none: self
         }
     }
 
@@ -152,7 +140,7 @@ struct NodeEdges {
         switch shape {
         case .list: NodeEdges(listObject.removingDownstream(where: isRemoved))
         case .loneListener, .none: self
-        case .loneDownstream, .loneFused: isRemoved(self.entry) ? .empty : self
+        case .loneDownstream: isRemoved(self.entry) ? .empty : self
         }
     }
 
@@ -161,7 +149,7 @@ struct NodeEdges {
         switch shape {
         case .list: NodeEdges(listObject.replacingDownstream(old, with: new))
         case .loneListener, .none: self
-        case .loneDownstream, .loneFused: self.entry.toOpaque() != old.toOpaque() ? self : NodeEdges.lone(new)
+        case .loneDownstream: self.entry.toOpaque() != old.toOpaque() ? self : NodeEdges.lone(new)
         }
     }
 
@@ -171,7 +159,7 @@ struct NodeEdges {
         switch shape {
         case .list: listObject.containsDownstream(entry)
         case .loneListener, .none: false
-        case .loneDownstream, .loneFused: self.entry.toOpaque() == entry.toOpaque()
+        case .loneDownstream: self.entry.toOpaque() == entry.toOpaque()
         }
     }
 }

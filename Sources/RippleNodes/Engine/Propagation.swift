@@ -351,29 +351,16 @@ extension Node {
         }
     }
 
-    /// Pushes `value` along one downstream entry: a slot's transform, or a fused operator node.
+    /// Pushes `value` along one downstream slot: its transform, into its target if that is still alive (see
+    /// `TargetRef.swift`).
     @inlinable @inline(__always)
     final func push(_ value: Value, along entry: Unmanaged<AnyObject>, senders: SenderList, context: (any Sendable)?,
                     state: PropagationState) {
-        if isFusedEntry(entry) {
-            // A fused operator node (see `FusedNode.swift`), upgraded as a slot's target is.
-            let address = fusedNodeAddress(entry)
-            guard state.tryRetain.unsafelyUnwrapped(address) != nil else { return }
-            Unmanaged<NodeBase>.fromOpaque(address)._withUnsafeGuaranteedRef { node in
-                // Through the node's class (its output type is unknown here): engine 2 read `inletPush` through a
-                // `FusedNode<Value, Value>` view, a cast between specialisations that only held while no stored
-                // property depended on the output type; this virtual call cost 17 instructions a hop more then
-                // (DeepChain10 188 → 205 per hop). Unprotected: no stack protector per settle (~6 instructions).
-                _withUnprotectedUnsafePointer(to: value) { node.receiveFused($0, senders: senders, context: context) }
-            }
-            Unmanaged<AnyObject>.fromOpaque(address).release()
-        } else {
-            entry._withUnsafeGuaranteedRef { object in
-                let slot = unsafeDowncast(object, to: DownstreamSlot<Value>.self)
-                if let target = slot.target.retained() {
-                    slot.push(slot.edgeRef, target, value, senders, context)
-                    target.release()
-                }
+        entry._withUnsafeGuaranteedRef { object in
+            let slot = unsafeDowncast(object, to: DownstreamSlot<Value>.self)
+            if let target = slot.target.retained() {
+                slot.push(slot.edgeRef, target, value, senders, context)
+                target.release()
             }
         }
     }
@@ -404,51 +391,6 @@ extension Node {
                 lock.lock()
                 settleStoring(value, context: context, state: state)
             }
-        }
-    }
-
-    /// Links the new fused operator node `node` below this one, as linking a transform does: ranks it, enters it in
-    /// the downstream edges and pushes the current value (if any) through its operator. The first three under one
-    /// lock (three lock rounds before: each a locked instruction, which dominate creating on the wall clock).
-    final func linkFused<Output: Sendable>(_ node: FusedNode<Value, Output>) {
-        let state = threadState.takeUnretainedValue()
-        if let held = state.held {
-            // From a transform (a flattenMap's selector building a chain): this node must be in the held domain.
-            if tryJoin(self, into: held) && node.adoptDomainIfFresh(held) {
-                linkFusedHeld(node)
-            } else {
-                state.queueJob { [self] in self.linkFused(node) }
-            }
-        } else {
-            let root = lockOwnDomain()
-            _ = node.adoptDomainIfFresh(root)
-            state.held = root
-            linkFusedHeld(node)
-            state.commit(root)
-        }
-    }
-
-    /// ``linkFused(_:)`` with the domain held.
-    private func linkFusedHeld<Output: Sendable>(_ node: FusedNode<Value, Output>) {
-        withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { buffer in
-            let slot = buffer.baseAddress.unsafelyUnwrapped
-            lock.lock()
-            // `node` is not shared yet: its own fields need no lock.
-            node.rank = rank == .max ? .max : rank + 1
-            let released = addDownstreamLocked(fusedEntry(node))
-            let held = copyStoredValue(to: slot)
-            lock.unlock()
-            extendLifetime(released)
-            guard held else { return }
-            // Borrowed, not retained: the thread's key keeps it alive.
-            threadState._withUnsafeGuaranteedRef { state in
-                state.inFrame {
-                    state.block(ObjectIdentifier(self))
-                    node.receiveFused(slot, senders: SenderList(state: state), context: state.noContext)
-                }
-            }
-            // Unspecialised here: a trivial value needs no generic `deinitialize` call.
-            if !_isPOD(Value.self) { slot.deinitialize(count: 1) }
         }
     }
 

@@ -43,12 +43,10 @@ extension Node: RankedNode {
     }
 
     func forwardTargets() -> [any RankedNode] {
-        // Upgraded under the lock: a fused entry is valid only there (see `EdgeEntry.swift`), and a list nobody
-        // propagates through changes in place, so a copy of the edges does not keep its slots. Fused nodes are never
-        // back edges.
+        // Upgraded under the lock: a list nobody propagates through changes in place, so a copy of the edges does not
+        // keep its slots.
         let objects: [AnyObject] = lock.withLock {
             edges.downstream.compactMap { entry in
-                if isFusedEntry(entry) { return retainedFusedNode(entry) }
                 let slot = unsafeDowncast(entry.takeUnretainedValue(), to: DownstreamSlot<Value>.self)
                 guard !slot.isBackEdge else { return nil }
                 return slot.target.retained()?.takeRetainedValue()

@@ -1,9 +1,9 @@
 // How a node holds its value: a stored `Value?` and a flag, both guarded by the node's lock.
 //
 // Invariant: `hasValue == (slot != nil)` whenever the lock is free. Engine 2 kept the value in a raw
-// `(UInt, UInt, UInt, UInt)` tuple read through `assumingMemoryBound` (outside Swift's typed-memory rules) to spare
-// the unspecialised deinit a metadata look-up (~370 instructions per freed node); engine 3 pays that in exchange
-// for plain typed storage.
+// `(UInt, UInt, UInt, UInt)` tuple, read as a `Value` without binding the memory (outside Swift's typed-memory
+// rules), to spare the unspecialised deinit a metadata look-up (~370 instructions per freed node); engine 3 pays
+// that in exchange for plain typed storage.
 
 extension Node {
     /// The current value, or nil when empty. Call under `lock`.

@@ -94,9 +94,6 @@ final class PropagationState {
         propagationStates.unretained(orMake: PropagationState.init)
     }
 
-    /// `swift_tryRetain`, kept here so a hop into a fused node reaches it without the global's lazy-initialisation
-    /// check (see `FusedNode.swift`).
-    @usableFromInline let tryRetain: TryRetainFunction?
     /// The domain this thread holds while it runs a transaction (see `Domain.swift`), nil otherwise.
     @usableFromInline @exclusivity(unchecked) var held: Domain?
     /// How many `Node.batch` bodies this thread is in, and the sets they collected (applied when the outermost ends).
@@ -143,9 +140,7 @@ final class PropagationState {
     @usableFromInline let noContext: (any Sendable)? = nil
 
     @usableFromInline
-    init() {
-        tryRetain = runtimeTryRetain
-    }
+    init() {}
 
     deinit {
         blocked.deallocate()

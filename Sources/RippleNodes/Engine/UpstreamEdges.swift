@@ -31,12 +31,6 @@ struct UpstreamEdges {
         }
     }
 
-    /// Puts `edge` first (a fused operator's transform, which was linked before the others).
-    mutating func prepend(_ edge: any UpstreamEdge) {
-        if let first { rest.insert(first, at: 0) }
-        first = edge
-    }
-
     /// Removes every edge that is `id` and returns them, so that their last release can happen outside the lock.
     /// Allocates nothing for the usual removal of one edge: relinking a `flatten` follower does this per value.
     mutating func remove(_ id: ObjectIdentifier) -> UpstreamEdges {
@@ -61,14 +55,5 @@ struct UpstreamEdges {
         guard let first else { return }
         body(first)
         for edge in rest { body(edge) }
-    }
-}
-
-extension Node {
-    /// Whether any transform feeds this node (`flatten` takes the value of an inner node nobody can change instead
-    /// of linking it). Call under `lock`.
-    @usableFromInline
-    final var hasUpstream: Bool {
-        !upstream.isEmpty || hasFusedInlet
     }
 }

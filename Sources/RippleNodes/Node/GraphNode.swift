@@ -82,29 +82,15 @@ protocol UpstreamEdge: GraphEdge {
 
 extension Node {
     public var upstreamTransforms: [any GraphEdge] {
-        // A fused operator becomes a plain transform first, so the query can hand it out (see `FusedNode.swift`).
-        materializeFusedInlet()
-        return lock.withLock { upstream.all }
+        lock.withLock { upstream.all }
     }
 
     public var downstreamTransforms: [any GraphEdge] {
-        materializeFusedDownstream()
         // Read under the lock: a list nobody propagates through changes in place (see `EdgeList.swift`), so a copy
-        // of the edges does not keep its slots. Fused entries linked since are left out.
-        return lock.withLock {
-            edges.downstream.compactMap {
-                isFusedEntry($0) ? nil : unsafeDowncast($0.takeUnretainedValue(), to: DownstreamSlot<Value>.self).edge
-            }
+        // of the edges does not keep its slots.
+        lock.withLock {
+            edges.downstream.map { unsafeDowncast($0.takeUnretainedValue(), to: DownstreamSlot<Value>.self).edge }
         }
-    }
-
-    /// Turns every fused operator node downstream into a node linked by a plain transform.
-    private func materializeFusedDownstream() {
-        // Upgraded under the lock, where a fused entry is valid (see `EdgeEntry.swift`).
-        let fused: [NodeBase] = lock.withLock {
-            edges.downstream.compactMap { isFusedEntry($0) ? retainedFusedNode($0) : nil }
-        }
-        for node in fused { node.materializeFusedInlet() }
     }
 
     public var hasListener: Bool {

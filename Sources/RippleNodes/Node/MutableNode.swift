@@ -6,8 +6,7 @@ import RippleCore
 /// reaches settles once, after all of its upstreams that change (listeners first, then downstream transforms). Inside
 /// ``Node/batch(_:)`` sets join one transaction; a set on a node that is already part of the transaction running on
 /// this thread is applied as the next one. See <doc:Propagation>.
-// Not `final`: fused operator nodes (see `FusedNode.swift`) are mutable nodes too. Public but not `open`, so only this
-// module subclasses it, and every member is `final`.
+// Public but not `open`, so only this module subclasses it, and every member is `final`.
 public class MutableNode<Value: Sendable>: Node<Value>, @unchecked Sendable {
     /// The current value; assigning nil empties the node (without notifying anyone).
     public final override var value: Value? {

@@ -2,8 +2,6 @@ import RippleCore
 import Synchronization
 
 let nodeCounter = LiveObjectCounter("Node")
-/// Fused operator nodes, which hold their transform (see `FusedNode.swift`): one count for both kinds.
-let fusedNodeCounter = LiveObjectCounter("Node", "Transform")
 
 /// A stateful value in a graph: it holds a value (or nothing), tells its listeners, and pushes every new value along
 /// its downstream transforms.
@@ -22,8 +20,8 @@ let fusedNodeCounter = LiveObjectCounter("Node", "Transform")
 public class Node<Value: Sendable>: NodeBase, GraphNode, CustomStringConvertible, @unchecked Sendable {
     // The fields are declared in this order so that they pack: a node is 162 bytes on Linux (a 176-byte allocation;
     // 208 before, when the flags each took a word of padding, and so did the edges' shape).
-    // The counters are 32-bit so that a fused `map` node (see `FusedNode.swift`) fits in 224 bytes: each is only
-    // ever compared for equality with a value read moments before, which 2^32 wraps would take to fool.
+    // The counters are 32-bit: each is only ever compared for equality with a value read moments before, which 2^32
+    // wraps would take to fool.
     @usableFromInline final let lock = RawLock()
     /// Whether more than one transform feeds this node: it then waits in the rank queue rather than settling as
     /// soon as one upstream pushes.
@@ -62,24 +60,17 @@ public class Node<Value: Sendable>: NodeBase, GraphNode, CustomStringConvertible
     /// Listeners and downstream transforms, replaced as a whole on every change (see `NodeEdges`). Then a flag, in
     /// what would be padding after the edges' one-byte shape.
     @usableFromInline @exclusivity(unchecked) final var edges: NodeEdges = .empty
-    /// Whether a fused operator feeds this node (see `FusedNode.swift`): it counts as an upstream. Guarded by `lock`.
-    @usableFromInline @exclusivity(unchecked) final var hasFusedInlet = false
     /// The node's domain (see `Domain.swift`), or one it was merged into; nil until first needed. Guarded by `lock`.
     @usableFromInline @exclusivity(unchecked) final var domainStorage: Domain?
 
     // Inlinable, so creating a node runs specialised in the client: unspecialised, storing a `Value?` costs generic
-    // metadata look-ups. `fused`: a fused operator node (see `FusedNode.swift`), counted as a node and a transform.
+    // metadata look-ups.
     @inlinable
-    init(storage: Value?, mutable: Bool, fused: Bool = false) {
+    init(storage: Value?, mutable: Bool) {
         self.mutableFlag = mutable
         super.init()
         if var storage { _ = exchangeValue(&storage) }
-        if fused {
-            hasFusedInlet = true
-            Self.didCreateFused()
-        } else {
-            Self.didCreate()
-        }
+        Self.didCreate()
     }
 
     @usableFromInline
@@ -87,21 +78,12 @@ public class Node<Value: Sendable>: NodeBase, GraphNode, CustomStringConvertible
         nodeCounter.increment()
     }
 
-    @usableFromInline
-    static func didCreateFused() {
-        fusedNodeCounter.increment()
-    }
-
     deinit {
         // The transforms feeding this node are now dead ends: unlink them from their upstream nodes (whose release
         // waits for the thread's release drain, so dropping a long chain does not recurse).
         upstream.forEach { $0.targetDidDeinit() }
         destroyStoredValue()
-        if hasFusedInlet {
-            fusedNodeCounter.decrement()
-        } else {
-            nodeCounter.decrement()
-        }
+        nodeCounter.decrement()
     }
 
     /// The current value, or nil when the node is empty. For `Node<Int?>`, `.some(nil)` is a held nil value.

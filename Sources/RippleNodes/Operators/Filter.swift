@@ -22,33 +22,12 @@ final class FilterTransform<Value: Sendable>: Transform<Value, Value>, @unchecke
     }
 }
 
-/// A `filter` node holding its operator (see `FusedNode.swift`).
-@usableFromInline @_fixed_layout
-final class FusedFilterNode<Value: Sendable>: FusedNode<Value, Value>, @unchecked Sendable {
-    @inlinable @inline(__always)
-    init(source: Node<Value>, isIncluded: @escaping @Sendable (Value) -> Bool) {
-        // Built here, where `Value` is concrete in the caller's module, capturing `isIncluded` at its own type (see
-        // `FusedMapNode`).
-        super.init(source: source, name: "filter") { target, value, senders, context in
-            // The pointer is to a `Value` the upstream holds for the call (`withUnsafePointer(to:)`).
-            let value = value.load(as: Value.self)
-            if isIncluded(value) {
-                emitValue(value, into: target, senders: senders, context: context)
-            }
-        }
-    }
-
-    override var operatorName: String { "filter" }
-}
-
 extension Node {
     /// A node receiving only the values `isIncluded` accepts.
     // Always inlined (see `map`).
     @inlinable @inline(__always)
     public final func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Node<Value> {
-        let node = FusedFilterNode(source: self, isIncluded: isIncluded)
-        node.linkFused()
-        return node
+        derive("filter", FilterTransform(isIncluded))
     }
 }
 

@@ -3,34 +3,38 @@ import RippleCore
 /// Follows the latest inner node: `select` picks it for each value (`flattenMap`; the identity for `flatten`), and
 /// its values reach the output until the next one replaces it.
 ///
-/// An inner node nobody else can reach (see `hasNoWeakOrUnownedReferences`) can never change again: its value is
-/// taken and pushed as linking would push it, and no link is made. Otherwise a pass-through follower links it into
-/// the output. Either way the previous follower is detached; so is it when `from` is re-pointed or unlinked.
+/// Every inner node is linked into the output by a pass-through follower, and the previous follower is detached; so
+/// is it when `from` is re-pointed or unlinked. Engine 2 skipped the link for an inner node nobody else could reach,
+/// deciding that from the runtime's weak and unowned reference counts; Swift has no supported way to know whether an
+/// object is referenced weakly or unowned (a `weak`/`unowned` holder can still set or link the node later), so
+/// issue 28 dropped the shortcut rather than read the counts (FlatMapLatestPumping's cost: BENCHMARKS.md "RippleNodes
+/// on safe Swift").
 ///
 /// `@unchecked Sendable`: `follower` and `isFollowerLinked` are only touched under `edgeLock`; `select` is
 /// immutable.
 @usableFromInline @_fixed_layout
 final class FlattenTransform<Input: Sendable, Inner: Sendable>: Transform<Input, Inner>, @unchecked Sendable {
     @usableFromInline let select: @Sendable (Input) -> Node<Inner>
-    /// The pass-through linking the current inner node into the output, if it needed one.
+    /// The pass-through linking the current inner node into the output.
     @exclusivity(unchecked) private var follower: Transform<Inner, Inner>?
     /// False while the thread that made `follower` is still linking it. Only that thread may touch a follower
     /// until then (concurrent relinks of one transform can leave it in its `to`'s upstream list): whoever replaces
     /// an unlinked-yet follower leaves it to that thread, which detaches it once it finds it replaced.
     @exclusivity(unchecked) private var isFollowerLinked = true
 
-    // Inlinable, so the push thunk is built where the types are concrete: taking an unreachable inner node's value
-    // and pushing it into the output then run specialised in the client.
+    // Inlinable, so the push thunk is built where the types are concrete.
     @inlinable
     init(select: @escaping @Sendable (Input) -> Node<Inner>) {
         self.select = select
         super.init()
         // Nothing captured, so the thunk needs no context allocation; `select` read from the borrowed transform
         // costs no retain either (measured).
-        push = { edge, target, value, senders, _ in
+        push = { edge, target, value, _, _ in
             edge._withUnsafeGuaranteedRef { object in
                 let transform = unsafeDowncast(object, to: FlattenTransform<Input, Inner>.self)
-                transform.follow(transform.select(value), into: target, senders: senders)
+                transform.link(transform.select(value),
+                               into: unsafeDowncast(target.takeUnretainedValue(), to: Node<Inner>.self),
+                               follower: Transform<Inner, Inner>())
             }
         }
     }
@@ -41,40 +45,8 @@ final class FlattenTransform<Input: Sendable, Inner: Sendable>: Transform<Input,
         nextThroughPush(value, senders: senders, context: context)
     }
 
-    /// Switches the output to `inner`. `target` is the output, kept alive by the caller.
-    @inlinable
-    final func follow(_ inner: consuming Node<Inner>, into target: Unmanaged<AnyObject>, senders: SenderList) {
-        // `consuming`, so the caller's reference is this one: a borrowed parameter copied into a variable would
-        // count twice.
-        var isFixed = false
-        var value: Inner? = nil
-        if isKnownUniquelyReferenced(&inner) && hasNoWeakOrUnownedReferences(inner) {
-            // Nobody else holds `inner` or can ever reach it; without upstream edges nothing can change it either:
-            // the value it holds now is the only one it will ever have.
-            inner.lock.lock()
-            isFixed = !inner.hasUpstream
-            if isFixed { value = inner.storage }
-            inner.lock.unlock()
-        }
-        guard isFixed else {
-            link(inner, into: unsafeDowncast(target.takeUnretainedValue(), to: Node<Inner>.self),
-                 follower: Transform<Inner, Inner>())
-            return
-        }
-        replaceFollower(with: nil)
-        guard let value else {
-            // An empty inner node empties the output, as linking it would.
-            target._withUnsafeGuaranteedRef { unsafeDowncast($0, to: Node<Inner>.self).cleanStorage() }
-            return
-        }
-        senders.stateRef._withUnsafeGuaranteedRef { state in
-            pushAsLinking(value, into: target, state: state)
-        }
-        extendLifetime(inner)
-    }
-
-    /// Links `inner` into `output` through `newFollower`, replacing the previous follower. Runs once per reachable
-    /// inner node; not inlined.
+    /// Links `inner` into `output` through `newFollower`, replacing the previous follower. Runs once per inner node;
+    /// not inlined.
     @usableFromInline
     final func link(_ inner: Node<Inner>, into output: Node<Inner>, follower newFollower: Transform<Inner, Inner>) {
         if inner === output {
@@ -122,26 +94,6 @@ final class FlattenTransform<Input: Sendable, Inner: Sendable>: Transform<Input,
     }
 }
 
-/// Whether nothing refers to `object` weakly or unowned (a property binding holds its node weakly, a transform its
-/// `to` unowned). With only the caller holding it strongly (`isKnownUniquelyReferenced`) and, for a node, no
-/// upstream edges that could still change it, nobody can ever set, link or read it again.
-@usableFromInline
-func hasNoWeakOrUnownedReferences(_ object: AnyObject) -> Bool {
-    // An object counts 1 unowned reference (the one all strong references share) and reports a weak count of 1,
-    // with or without a side table; `FlattenSpecialisationTests` pins these counts down.
-    _getUnownedRetainCount(object) == 1 && _getWeakRetainCount(object) == 1
-}
-
-/// Pushes `value` into `target` as linking the inner node would (`Node.pushCurrentValue(along:)`): in a frame of its
-/// own, with no context. Linking also blocks the node it pushes from; an unreachable inner node can never be pushed
-/// into, so it is not blocked (its identifier could even be reused once it is freed).
-@inlinable @inline(__always)
-func pushAsLinking<Value: Sendable>(_ value: Value, into target: Unmanaged<AnyObject>, state: PropagationState) {
-    state.inFrame {
-        emitValue(value, into: target, senders: SenderList(state: state), context: state.noContext)
-    }
-}
-
 extension Node {
     /// For a node of nodes: a node that always follows the latest inner node (`flatten`). An empty inner node
     /// empties the result.
@@ -151,7 +103,7 @@ extension Node {
     }
 
     /// `map(transform).flatten()` (`flattenMap:`): each value picks the node to follow next. One transform does
-    /// both, with no node in between holding the picked node, so one nobody else holds is taken without a link.
+    /// both, with no node in between holding the picked node.
     @inlinable
     public final func flattenMap<Inner: Sendable>(
         _ transform: @escaping @Sendable (Value) -> Node<Inner>

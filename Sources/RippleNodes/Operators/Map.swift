@@ -20,32 +20,13 @@ final class MapTransform<Input: Sendable, Output: Sendable>: Transform<Input, Ou
     }
 }
 
-/// A `map` node holding its operator (see `FusedNode.swift`).
-@usableFromInline @_fixed_layout
-final class FusedMapNode<Input: Sendable, Output: Sendable>: FusedNode<Input, Output>, @unchecked Sendable {
-    @inlinable @inline(__always)
-    init(source: Node<Input>, body: @escaping @Sendable (Input) -> Output) {
-        // Built here, where `Input` and `Output` are concrete in the caller's module. `body` is captured at its own
-        // type: stored in this generic class, it would be called through a re-abstraction thunk (~10 instructions a
-        // hop), and a closure literal captured here is folded into the thunk (no context at all).
-        super.init(source: source, name: "map") { target, value, senders, context in
-            // The pointer is to an `Input` the upstream holds for the call (`withUnsafePointer(to:)`).
-            emitValue(body(value.load(as: Input.self)), into: target, senders: senders, context: context)
-        }
-    }
-
-    override var operatorName: String { "map" }
-}
-
 extension Node {
     /// A node holding `transform` applied to every non-empty value; for an optional `Output`, nil is a value.
-    // Always inlined, so that a closure literal folds into the operator's thunk: no context to allocate, and the hop
-    // runs the closure inline (not inlined, MapFilterCreating cost ~3,600 instructions more, a malloc per operator).
+    // Always inlined, so that a closure literal folds into the transform's push thunk: no context to allocate, and
+    // the hop runs the closure inline.
     @inlinable @inline(__always)
     public final func map<Output: Sendable>(_ transform: @escaping @Sendable (Value) -> Output) -> Node<Output> {
-        let node = FusedMapNode(source: self, body: transform)
-        node.linkFused()
-        return node
+        derive("map", MapTransform(transform))
     }
 
     /// A node receiving `replacement` every time this node gets a value (`mapReplace:`). `replacement` is held by

@@ -3,11 +3,12 @@ import RippleCore
 import RippleNodes
 import Testing
 
-/// `map` and `filter` nodes hold their operator (one object each, see `FusedNode.swift`) until a graph query asks for
-/// their transforms: then the operator becomes a plain transform, in the same place, and everything behaves as before.
-@Suite("Engine: fused map and filter nodes")
-struct FusedNodeTests {
-    @Test func aGraphQueryTurnsTheOperatorIntoATransformThatKeepsWorking() {
+/// `map` and `filter` nodes: engine 2 fused each into one object holding its operator (upgraded with the runtime's
+/// `swift_tryRetain`, found with `dlsym`); since issue 29 they are nodes linked by a plain transform. These cases were
+/// written against fusion and pin what users see either way: graph queries, link order, lifetimes, frees racing sets.
+@Suite("Engine: map and filter nodes")
+struct MapFilterNodeTests {
+    @Test func aGraphQueryHandsOutTheMapTransformWhichKeepsWorking() {
         let a = MutableNode(1)
         let b = MutableNode(100)
         let doubled = a.map { $0 * 2 }
@@ -46,7 +47,7 @@ struct FusedNodeTests {
         #expect([first.value, second.value, third.value, fourth.value] == [6, 5, 5, 50])
     }
 
-    @Test func aFusedNodeLinkedToASecondUpstreamWaitsForBoth() {
+    @Test func aMapNodeLinkedToASecondUpstreamWaitsForBoth() {
         let a = MutableNode(1)
         let b = MutableNode(10)
         let sum = a.map { $0 }
@@ -81,7 +82,7 @@ struct FusedNodeTests {
         #expect(length.value == 4)
     }
 
-    /// Values larger than a node's inline storage (kept boxed) go into and out of fused operators intact, and the
+    /// Values larger than a node's inline storage (kept boxed) go into and out of map and filter intact, and the
     /// closures of freed nodes go with them.
     @Test func largeValuesAndCapturingClosures() {
         struct Wide: Sendable, Equatable {
@@ -104,9 +105,9 @@ struct FusedNodeTests {
         #expect(widened.value == Wide(a: 1, b: 1, c: 1, d: 1, e: 1))
     }
 
-    /// A fused node freed while its upstream propagates on another thread: its entry stays readable until that
-    /// propagation ends, and the node (and its closure) go once it has.
-    @Test(.tags(.stress)) func fusedNodesCreatedAndFreedWhileTheSourcePropagates() {
+    /// Map and filter nodes freed while their upstream propagates on another thread: a propagation that still has
+    /// a freed node's slot skips it, and the node (and its closure) go at once.
+    @Test(.tags(.stress)) func mapAndFilterNodesCreatedAndFreedWhileTheSourcePropagates() {
         let source = MutableNode(0)
         let stable = source.map { $0 + 1 }
         let settled = Locked(0)
@@ -135,10 +136,10 @@ struct FusedNodeTests {
         bag.cancel()
     }
 
-    /// A listener of the upstream frees one of two fused nodes: the freed one's operator runs for no later value,
+    /// A listener of the upstream frees one of two map nodes: the freed one's operator runs for no later value,
     /// the other one's does, and nothing is left behind. (Listeners run once the transaction has committed, so the
     /// value the listener hears reached both.)
-    @Test func aFusedNodeFreedByASiblingListenerIsSkipped() {
+    @Test func aMapNodeFreedByASiblingListenerIsSkipped() {
         let source = MutableNode(0)
         let calls = Locked<[String]>([])
         let dropped = Locked<Node<Int>?>(source.map { value in
@@ -161,9 +162,9 @@ struct FusedNodeTests {
         bag.cancel()
     }
 
-    /// Ten thousand fused nodes on one source, every other one freed (tombstones, then the list squeezed), then the
+    /// Ten thousand map nodes on one source, every other one freed (tombstones, then the list squeezed), then the
     /// rest after a set: each kept node hears the set, and the source ends with no edges.
-    @Test func tenThousandFusedNodesOnOneSource() {
+    @Test func tenThousandMapNodesOnOneSource() {
         let source = MutableNode(0)
         var nodes: [Node<Int>?] = (0..<10_000).map { offset in source.map { $0 + offset } }
         for index in stride(from: 0, to: nodes.count, by: 2) { nodes[index] = nil }
@@ -175,8 +176,8 @@ struct FusedNodeTests {
         source.value = 2
     }
 
-    /// A listener of a fused node asks for its upstream's transforms (materializing the node it listens to) while
-    /// that node is settling.
+    /// A listener of a map node asks for its upstream's transforms (engine 2 materialized the fused node it listens
+    /// to then) while that node is settling.
     @Test func materializingFromInsideThePropagation() {
         let source = MutableNode(1)
         let doubled = source.map { $0 * 2 }
