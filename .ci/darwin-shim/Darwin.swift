@@ -26,11 +26,3 @@ public typealias pthread_key_t = UInt
 @discardableResult public func pthread_key_delete(_ key: pthread_key_t) -> Int32 { 0 }
 @discardableResult public func pthread_getspecific(_ key: pthread_key_t) -> UnsafeMutableRawPointer? { nil }
 @discardableResult public func pthread_setspecific(_ key: pthread_key_t, _ value: UnsafeRawPointer?) -> Int32 { 0 }
-// The thread's stack: its size, and its highest address (the stack grows down from it).
-public func pthread_get_stacksize_np(_ thread: pthread_t!) -> Int { 0 }
-public func pthread_get_stackaddr_np(_ thread: pthread_t!) -> UnsafeMutableRawPointer! { nil }
-
-// <dlfcn.h>
-public var RTLD_NOW: Int32 { 0x2 }
-public func dlopen(_ path: UnsafePointer<CChar>!, _ mode: Int32) -> UnsafeMutableRawPointer! { nil }
-public func dlsym(_ handle: UnsafeMutableRawPointer!, _ symbol: UnsafePointer<CChar>!) -> UnsafeMutableRawPointer! { nil }
