@@ -87,19 +87,26 @@ public final class ActionProcess: @unchecked Sendable {
     public var tuple: PipeTuple {
         get { lock.withLock { storedTuple } }
         set {
+            var replaced = newValue
             lock.withLock {
-                storedTuple = newValue
+                swap(&replaced, &storedTuple)
                 tupleWritten = true
             }
+            releasedAfterUnlock(replaced)
         }
     }
 
-    /// Changes the tuple in place, under the process's lock.
+    /// Changes the tuple in place, under the process's lock. `body` changes a copy, which then replaces the tuple,
+    /// so that the values `body` drops are released after the lock, like the setter's.
     public func updateTuple(_ body: (inout PipeTuple) -> Void) {
-        lock.withLock {
+        let replaced = lock.withLock {
             tupleWritten = true
-            body(&storedTuple)
+            var updated = storedTuple
+            body(&updated)
+            swap(&updated, &storedTuple)
+            return updated
         }
+        releasedAfterUnlock(replaced)
     }
 
     /// What the last action that ran in this call returned, optionals flattened; `nil` before any action ran.
@@ -355,4 +362,18 @@ extension Result: ResultOutcome {
     var isFailure: Bool {
         if case .failure = self { true } else { false }
     }
+}
+
+/// Marks where a value that user code may own, taken out of a process under its lock, may be released: not before
+/// this point, which follows the unlock. Its deinit may use the process (`ActionProcess.current`), and releasing it
+/// while this thread holds the lock would wait for itself.
+///
+/// Why this is needed: the optimiser releases a value as early as after its last use, and an unlock (an atomic
+/// store to the lock's word) is no use of the value, so a release written after the unlock could be hoisted above
+/// it (it was, in release builds: KeptProcessTests hung). `withExtendedLifetime` is a use the optimiser keeps, and
+/// releases are only ever moved earlier, so the release lands between this point and the end of the caller's scope.
+/// Free for trivial types.
+@inlinable @inline(__always)
+func releasedAfterUnlock<T>(_ value: borrowing T) {
+    withExtendedLifetime(value) {}
 }

@@ -64,7 +64,7 @@ final class SyncCalls {
                 return written
             }
             // Released after the lock: a value's deinit may use the process.
-            _ = written
+            releasedAfterUnlock(written)
         } else {
             replaceKept(slot)
         }
