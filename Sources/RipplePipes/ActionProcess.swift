@@ -215,9 +215,9 @@ public final class ActionProcess: @unchecked Sendable {
     static func beginSyncCall(
         on threadCalls: ThreadLocal<SyncCalls>, frame: UnsafeMutableRawPointer, access: any FrameAccess.Type,
         state: ActionState?, slot: Int, entry: AnyObject
-    ) -> (calls: Unmanaged<SyncCalls>, process: PooledProcess) {
-        let calls = threadCalls.unretained(orMake: SyncCalls.init)
-        let pooled = calls._withUnsafeGuaranteedRef { $0.push() }
+    ) -> (calls: BorrowedSyncCalls, process: PooledProcess) {
+        let calls = BorrowedSyncCalls(threadCalls.unretained(orMake: SyncCalls.init), of: threadCalls)
+        let pooled = calls.with { $0.push() }
         pooled.borrow { process in
             process.lock.lock()
             process.frame = frame
@@ -233,8 +233,8 @@ public final class ActionProcess: @unchecked Sendable {
     /// process nobody else holds goes back to the pool; one still referenced (kept by an action) gets a heap copy of
     /// the frame and keeps it.
     @inlinable @inline(__always)
-    static func endSyncCall(_ calls: Unmanaged<SyncCalls>) {
-        calls._withUnsafeGuaranteedRef { $0.pop() }
+    static func endSyncCall(_ calls: BorrowedSyncCalls) {
+        calls.with { $0.pop() }
     }
 
     /// Gives a synchronous call's process its starting tuple (`doWithTuple`). Call right after `beginSyncCall`, with
