@@ -19,9 +19,10 @@ import Synchronization
 ///
 @usableFromInline
 final class Chain<P: Packet>: Sendable {
-    /// Owns the stages; `stageRefs` is the same list unretained, so running a stage costs no retain/release.
+    /// Owns the stages; `stageRefs` is the same list borrowed (kept alive by `runners`), so running a stage costs no
+    /// retain/release.
     let runners: [StageRunner<P>]
-    @usableFromInline let stageRefs: [Unmanaged<StageRunner<P>>]
+    @usableFromInline let stageRefs: [Borrowed<StageRunner<P>>]
     @usableFromInline let infos: [StageInfo]
     let onOutput: (@Sendable (P) -> Void)?
     /// `onOutput` unwrapped (a no-op when there is none), for the hot path: calling a non-optional closure stored
@@ -39,7 +40,7 @@ final class Chain<P: Packet>: Sendable {
          onBlocked: (@Sendable (P, StageInfo) -> Void)?, onFailure: (@Sendable (P, StageInfo, any Error) -> Void)?,
          core: PlumberCore<P>) {
         self.runners = runners
-        self.stageRefs = runners.map(Unmanaged.passUnretained)
+        self.stageRefs = runners.map { Borrowed($0) }
         self.infos = infos
         self.onOutput = onOutput
         // Not `onOutput ?? { _ in }`: the generic `??` would wrap the handler in two reabstraction thunks, paid on
@@ -72,21 +73,22 @@ final class Chain<P: Packet>: Sendable {
             return
         }
         let runner = stageRefs[start]
-        if runner._withUnsafeGuaranteedRef({ $0.isAsync }) {
+        if runner.with({ $0.isAsync }) {
             startAsync(runner, at: start, packet, sink: sink)
             return
         }
         var blocked: Bool?
         if start == 0 {
-            var slot = Optional(Unmanaged.passUnretained(frames))
+            // The chain owns its first frame slot, and each slot the next.
+            var slot = Optional(Borrowed(frames))
             while let frame = slot, blocked == nil {
-                frame._withUnsafeGuaranteedRef { frame in
+                frame.with { frame in
                     if frame.claim() {
                         blocked = receive(runner, at: start, packet, sink: sink, on: pthread_self(),
                                           holder: &frame.head)
                         frame.release()
                     } else {
-                        slot = frame.nextSlot.map(Unmanaged.passUnretained)
+                        slot = frame.nextSlot.map { Borrowed($0) }
                     }
                 }
             }
@@ -107,7 +109,7 @@ final class Chain<P: Packet>: Sendable {
             deliverOutput(packet, sink: nil)
             return
         }
-        if runner._withUnsafeGuaranteedRef({ $0.isAsync }) {
+        if runner.with({ $0.isAsync }) {
             startAsync(runner, at: 0, packet, sink: nil)
             return
         }
@@ -126,7 +128,7 @@ final class Chain<P: Packet>: Sendable {
             return
         }
         let runner = stageRefs[index]
-        if runner._withUnsafeGuaranteedRef({ $0.isAsync }) {
+        if runner.with({ $0.isAsync }) {
             startAsync(runner, at: index, packet, sink: owner.sink)
             return
         }
@@ -151,30 +153,30 @@ final class Chain<P: Packet>: Sendable {
     /// back to idle when nobody else holds it, else it escapes and `holder` forgets it. Returns whether the packet
     /// was blocked there (the stage returned without calling or keeping its continuation).
     @inlinable
-    func receive(_ runner: Unmanaged<StageRunner<P>>, at index: Int, _ packet: P, sink: SinkRef<P>?,
+    func receive(_ runner: Borrowed<StageRunner<P>>, at index: Int, _ packet: P, sink: SinkRef<P>?,
                  on thread: pthread_t, holder: inout NextBox<P>?) -> Bool {
         if holder == nil {
             holder = NextBox(chain: self, index: index)
         }
-        // Borrowed, not retained: the uniqueness check below must see the holder's reference as the only one.
-        let box = Unmanaged.passUnretained(holder.unsafelyUnwrapped)
-        box._withUnsafeGuaranteedRef { box in
+        // Borrowed (`holder` keeps it), not retained: the uniqueness check below must see the holder's reference as
+        // the only one.
+        let box = Borrowed(holder.unsafelyUnwrapped)
+        box.with { box in
             box.begin(sink: sink, on: thread)
-            runner._withUnsafeGuaranteedRef { $0.call(packet, Next(box: box)) }
+            runner.with { $0.call(packet, Next(box: box)) }
             box.inReceive = false
         }
         if isKnownUniquelyReferenced(&holder) {
-            return !box._withUnsafeGuaranteedRef { $0.settle() }
+            return !box.with { $0.settle() }
         }
-        box._withUnsafeGuaranteedRef { $0.escape(packet, chain: self) }
+        box.with { $0.escape(packet, chain: self) }
         holder = nil
         return false
     }
 
     @usableFromInline
-    func startAsync(_ runner: Unmanaged<StageRunner<P>>, at index: Int, _ packet: P, sink: SinkRef<P>?) {
-        core.startAsync(runner.takeUnretainedValue(), at: index, packet, chain: self,
-                        sink: sink?.takeUnretainedValue())
+    func startAsync(_ runner: Borrowed<StageRunner<P>>, at index: Int, _ packet: P, sink: SinkRef<P>?) {
+        core.startAsync(runner.object, at: index, packet, chain: self, sink: sink?.object)
     }
 
     @inlinable
@@ -188,7 +190,7 @@ final class Chain<P: Packet>: Sendable {
 
     @usableFromInline
     func deliverOutputSlowly(_ packet: P, sink: SinkRef<P>?) {
-        let sink = sink?.takeUnretainedValue()
+        let sink = sink?.object
         if let onOutput {
             onOutput(packet)
         } else if sink == nil {
@@ -199,7 +201,7 @@ final class Chain<P: Packet>: Sendable {
 
     @usableFromInline
     func reportBlocked(_ packet: P, at index: Int, sink: SinkRef<P>?) {
-        let sink = sink?.takeUnretainedValue()
+        let sink = sink?.object
         let stage = infos[index]
         if let onBlocked {
             onBlocked(packet, stage)
@@ -210,7 +212,7 @@ final class Chain<P: Packet>: Sendable {
     }
 
     func reportFailure(_ packet: P, at index: Int, error: any Error, sink: SinkRef<P>?) {
-        let sink = sink?.takeUnretainedValue()
+        let sink = sink?.object
         let stage = infos[index]
         if let onFailure {
             onFailure(packet, stage, error)

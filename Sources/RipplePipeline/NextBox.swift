@@ -21,9 +21,9 @@ import Synchronization
 /// call, the last release) read the rest only after an acquiring read of `state`, or fields set before handoff.
 @usableFromInline
 final class NextBox<P: Packet>: @unchecked Sendable {
-    /// Unretained: a frame's boxes live inside their chain while idle; an escaped box keeps the chain alive
-    /// through `keptChain`, and while a stage receives, the thread running the chain keeps it alive.
-    @usableFromInline let chainRef: Unmanaged<Chain<P>>
+    /// Borrowed (see ``Borrowed``): a frame's boxes live inside their chain while idle; an escaped box keeps the
+    /// chain alive through `keptChain`, and while a stage receives, the thread running the chain keeps it alive.
+    @usableFromInline let chainRef: Borrowed<Chain<P>>
     @usableFromInline let index: Int
     /// Unretained like `chain`: whoever runs the chain holds the sink; an escaped box holds it in `keptSink`.
     @usableFromInline @exclusivity(unchecked) var sink: SinkRef<P>?
@@ -43,7 +43,7 @@ final class NextBox<P: Packet>: @unchecked Sendable {
 
     @usableFromInline
     init(chain: Chain<P>, index: Int) {
-        self.chainRef = Unmanaged.passUnretained(chain)
+        self.chainRef = Borrowed(chain)
         self.index = index
         self.driverThread = pthread_self()
     }
@@ -51,7 +51,7 @@ final class NextBox<P: Packet>: @unchecked Sendable {
     /// The chain, retained for the caller (rare paths).
     @usableFromInline
     var chain: Chain<P> {
-        chainRef.takeUnretainedValue()
+        chainRef.object
     }
 
     /// Prepares the box for one `receive` on this thread.
@@ -68,7 +68,7 @@ final class NextBox<P: Packet>: @unchecked Sendable {
         if pthread_self() == driverThread && inReceive {
             // The fast path: no lock, no atomic, no plumber lookup.
             calledSync = true
-            chainRef._withUnsafeGuaranteedRef { $0.runAfter(self, next) }
+            chainRef.with { $0.runAfter(self, next) }
         } else {
             passLate(next)
         }
@@ -104,7 +104,7 @@ final class NextBox<P: Packet>: @unchecked Sendable {
     func escape(_ packet: P, chain: Chain<P>) {
         self.packet = packet
         keptChain = chain
-        keptSink = sink?.takeUnretainedValue()
+        keptSink = sink?.object
         keptSink?.stageKeptNext(at: index)
         // The following boxes stay with the frame's owner no longer; an escaped box needs none of them.
         following = nil
@@ -119,7 +119,7 @@ final class NextBox<P: Packet>: @unchecked Sendable {
               let keptChain, let packet else { return }
         // A plumber freed meanwhile drops the packet without a report (documented).
         guard keptChain.core.isAlive else { return }
-        keptChain.reportBlocked(packet, at: index, sink: keptSink.map(Unmanaged.passUnretained))
+        keptChain.reportBlocked(packet, at: index, sink: keptSink.map { Borrowed($0) })
     }
 }
 

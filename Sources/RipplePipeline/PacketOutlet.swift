@@ -35,11 +35,11 @@ public struct PacketOutlet<P: Packet>: Sendable {
         let claim = wiring.snapshot.enterClaimingFrame()
         defer { wiring.snapshot.leave(claim) }
         guard let current = claim.route else { return false }
-        return current._withUnsafeGuaranteedRef { current in
+        return current.with { current in
             // The usual case inline: one plumber and a free frame.
             if let sole = current.sole, let frame = claim.frame {
-                current.frameRefs[frame]._withUnsafeGuaranteedRef { frame in
-                    sole._withUnsafeGuaranteedRef {
+                current.frameRefs[frame].with { frame in
+                    sole.with {
                         // Exact types: this outlet's routes hold only `Chain<P>`s (its plumbers' current chains)
                         // and the `FrameHead<P>`s `reroute()` makes, both final classes.
                         #if RIPPLE_INTERNAL_CHECKS
@@ -66,7 +66,7 @@ public struct PacketOutlet<P: Packet>: Sendable {
             #endif
             let chain = unsafeDowncast(route.chains[index], to: Chain<P>.self)
             if let frame = claim.frame {
-                route.frameRefs[index &* Route.frameCount &+ frame]._withUnsafeGuaranteedRef { frame in
+                route.frameRefs[index &* Route.frameCount &+ frame].with { frame in
                     chain.run(packet, in: unsafeDowncast(frame, to: FrameHead<P>.self))
                 }
             } else {

@@ -133,7 +133,7 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 sink.install(continuation)
-                withExtendedLifetime(sink) { chain.run(from: 0, packet, sink: Unmanaged.passUnretained(sink)) }
+                withExtendedLifetime(sink) { chain.run(from: 0, packet, sink: Borrowed(sink)) }
             }
         } onCancel: {
             sink.cancel()
@@ -145,7 +145,7 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
     func processSynchronously(_ packet: P) -> (result: PipelineResult<P>?, keptAt: Int?) {
         let chain = core.currentChain.unsafelyUnwrapped
         let sink = ResultSink<P>()
-        withExtendedLifetime(sink) { chain.run(from: 0, packet, sink: Unmanaged.passUnretained(sink)) }
+        withExtendedLifetime(sink) { chain.run(from: 0, packet, sink: Borrowed(sink)) }
         return (sink.firstResult, sink.stageThatKeptNext)
     }
 

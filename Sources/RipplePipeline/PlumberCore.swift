@@ -125,11 +125,11 @@ final class PlumberCore<P: Packet>: @unchecked Sendable {
             guard self.taskFinished(id) else { return }
             switch outcome {
             case .success(let passed?):
-                chain.run(from: index + 1, passed, sink: sink.map(Unmanaged.passUnretained))
+                chain.run(from: index + 1, passed, sink: sink.map { Borrowed($0) })
             case .success(nil):
-                chain.reportBlocked(packet, at: index, sink: sink.map(Unmanaged.passUnretained))
+                chain.reportBlocked(packet, at: index, sink: sink.map { Borrowed($0) })
             case .failure(let error):
-                chain.reportFailure(packet, at: index, error: error, sink: sink.map(Unmanaged.passUnretained))
+                chain.reportFailure(packet, at: index, error: error, sink: sink.map { Borrowed($0) })
             }
         }
         let cancelNow = state.withLock { state -> Bool in

@@ -1,9 +1,10 @@
 import RippleCore
 
 /// How a running packet refers to its sink: unretained, so passing it from stage to stage costs nothing. Whoever
-/// runs the packet holds the sink (``Plumber/process(_:)``, the task of an asynchronous stage, an escaped ``Next``).
+/// runs the packet holds the sink (``Plumber/process(_:)``, the task of an asynchronous stage, an escaped ``Next``);
+/// see ``Borrowed``.
 @usableFromInline
-typealias SinkRef<P: Packet> = Unmanaged<ResultSink<P>>
+typealias SinkRef<P: Packet> = Borrowed<ResultSink<P>>
 
 /// Collects the first outcome of one ``Plumber/process(_:portNumber:)`` or synchronous `runSerially(_:_:)`
 /// call, and cancels the asynchronous stages of a `process` call when the awaiting task is cancelled.

@@ -5,8 +5,8 @@ import Synchronization
 /// order, with the frames the port's packets borrow in each (see `enterClaimingFrame()`). Immutable but for the frames'
 /// contents; the port publishes a new one whenever its wiring or one of its plumbers' chains changes.
 ///
-/// `@unchecked Sendable`: `sole` and `frameRefs` are unretained views of `chains` and `frames`, which keep them
-/// alive; a frame is used only by the emit holding its bit in the port's reader count
+/// `@unchecked Sendable`: `sole` and `frameRefs` are borrowed views (``Borrowed``) of `chains` and `frames`, which
+/// keep them alive; a frame is used only by the emit holding its bit in the port's reader count
 /// (see `enterClaimingFrame()`).
 @usableFromInline
 final class Route: @unchecked Sendable {
@@ -19,29 +19,30 @@ final class Route: @unchecked Sendable {
     /// Each a `Chain<P>`, typed `AnyObject` for the same reason as ``ObjectSlot``.
     @usableFromInline let chains: [AnyObject]
     /// The only chain, when there is exactly one: the usual wiring reads no array.
-    @usableFromInline let sole: Unmanaged<AnyObject>?
+    @usableFromInline let sole: Borrowed<AnyObject>?
     /// ``frameCount`` `FrameHead<P>`s per chain: those of `chains[k]` start at `k * frameCount`.
     let frames: [AnyObject]
-    @usableFromInline let frameRefs: [Unmanaged<AnyObject>]
+    @usableFromInline let frameRefs: [Borrowed<AnyObject>]
 
     init(chains: [AnyObject], makeFrame: () -> AnyObject) {
         self.chains = chains
-        sole = chains.count == 1 ? Unmanaged.passUnretained(chains[0]) : nil
+        sole = chains.count == 1 ? Borrowed(chains[0]) : nil
         frames = (0..<chains.count * Self.frameCount).map { _ in makeFrame() }
-        frameRefs = frames.map(Unmanaged.passUnretained)
+        frameRefs = frames.map { Borrowed($0) }
     }
 }
 
 /// What `enterClaimingFrame()` gives an emit: the route it borrows and the frame it may use in each chain.
 @usableFromInline @frozen
 struct RouteClaim {
-    @usableFromInline let route: Unmanaged<Route>?
+    /// Kept alive by the port's published snapshot while the claim counts the emit as its reader.
+    @usableFromInline let route: Borrowed<Route>?
     /// The claimed bit of the port's reader count (0: every frame was in use).
     @usableFromInline let frameBit: Int
 
     @inlinable
     init(route: Unmanaged<Route>?, frameBit: Int) {
-        self.route = route
+        self.route = route.map { Borrowed($0) }
         self.frameBit = frameBit
     }
 

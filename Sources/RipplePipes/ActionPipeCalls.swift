@@ -31,6 +31,10 @@ extension ActionPipe {
             ActionProcess.endSyncCall(calls)
             return result
         }
+        // The call's lock is let go: the frame (arguments an action replaced, the last return value) and the value
+        // the last store replaced go from here on, not before (see `releasedAfterUnlock`).
+        releasedAfterUnlock(frame)
+        releasedAfterUnlock(replaced)
         return result
     }
 
@@ -70,16 +74,25 @@ extension ActionPipe {
         guard registration.isUnconditional || registration.admits(process, callState: state) else { return }
         // The bodies are called in place (`!`), not bound with `if let`: a binding copies the closure, and the copy
         // retains and releases its context around the call.
+        // The copy of the arguments an action gets is scoped to the action: it may be the last reference to an
+        // argument (another action replaced it in the frame meanwhile), and it must go before the lock is taken
+        // again. Releases are moved only earlier, never past the end of their scope, so the scope's end is the bound.
         if registration.hasPlainBody {
-            let arguments = frame.pointee.arguments
-            letGo(process, &replaced)
-            let value = registration.plainBody!.call(process, repeat each arguments)
+            let value: Result
+            do {
+                let arguments = frame.pointee.arguments
+                letGo(process, &replaced)
+                value = registration.plainBody!.call(process, repeat each arguments)
+            }
             process.lockState()
             store(value, in: frame, replaced: &replaced)
         } else if registration.hasBody {
-            let arguments = frame.pointee.arguments
-            letGo(process, &replaced)
-            let value = registration.body!(process, repeat each arguments)
+            let value: Result?
+            do {
+                let arguments = frame.pointee.arguments
+                letGo(process, &replaced)
+                value = registration.body!(process, repeat each arguments)
+            }
             process.lockState()
             if let value {
                 store(value, in: frame, replaced: &replaced)
@@ -93,8 +106,9 @@ extension ActionPipe {
     /// Before an action runs: lets the process's lock go, then releases the return value the last store replaced.
     @inlinable @inline(__always)
     func letGo<Result>(_ process: ActionProcess, _ replaced: inout Result?) {
+        let old = replaced.take()
         process.unlockState()
-        replaced = nil
+        releasedAfterUnlock(old)
     }
 
     /// With the lock held: makes `value` the call's last return, keeping the one it replaces in `replaced` (nil here:
@@ -143,21 +157,30 @@ extension ActionPipe {
                          "RipplePipes: a registration of another key's type under a call's slot")
             #endif
             let registration = unsafeDowncast(erased, to: Registration<repeat each Argument, Result>.self)
-            process.lockState()
-            let admitted = registration.admits(process, callState: state)
-            let arguments = frame.pointee.arguments
-            process.unlockState()
-            guard admitted else { continue }
             let value: Result??
-            if let body = registration.asyncBody {
-                value = await body(process, repeat each arguments)
-            } else if let body = registration.plainBody {
-                value = .some(body.call(process, repeat each arguments))
-            } else {
-                value = registration.body?(process, repeat each arguments)
+            do {
+                // Scoped like the synchronous path's copy: it goes before the lock is taken again.
+                process.lockState()
+                let admitted = registration.admits(process, callState: state)
+                guard admitted else {
+                    process.unlockState()
+                    continue
+                }
+                let arguments = frame.pointee.arguments
+                process.unlockState()
+                if let body = registration.asyncBody {
+                    value = await body(process, repeat each arguments)
+                } else if let body = registration.plainBody {
+                    value = .some(body.call(process, repeat each arguments))
+                } else {
+                    value = registration.body?(process, repeat each arguments)
+                }
             }
             if let value, let value {
-                process.lock.withLock { frame.pointee.lastReturn = value }
+                // The value it replaces goes after the lock (its deinit may use the process).
+                var replaced: Result? = value
+                process.lock.withLock { swap(&replaced, &frame.pointee.lastReturn) }
+                releasedAfterUnlock(replaced)
             }
         }
         return process.lock.withLock { frame.pointee.lastReturn }

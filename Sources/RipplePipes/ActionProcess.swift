@@ -87,19 +87,26 @@ public final class ActionProcess: @unchecked Sendable {
     public var tuple: PipeTuple {
         get { lock.withLock { storedTuple } }
         set {
+            var replaced = newValue
             lock.withLock {
-                storedTuple = newValue
+                swap(&replaced, &storedTuple)
                 tupleWritten = true
             }
+            releasedAfterUnlock(replaced)
         }
     }
 
-    /// Changes the tuple in place, under the process's lock.
+    /// Changes the tuple in place, under the process's lock. `body` changes a copy, which then replaces the tuple,
+    /// so that the values `body` drops are released after the lock, like the setter's.
     public func updateTuple(_ body: (inout PipeTuple) -> Void) {
-        lock.withLock {
+        let replaced = lock.withLock {
             tupleWritten = true
-            body(&storedTuple)
+            var updated = storedTuple
+            body(&updated)
+            swap(&updated, &storedTuple)
+            return updated
         }
+        releasedAfterUnlock(replaced)
     }
 
     /// What the last action that ran in this call returned, optionals flattened; `nil` before any action ran.
@@ -208,9 +215,9 @@ public final class ActionProcess: @unchecked Sendable {
     static func beginSyncCall(
         on threadCalls: ThreadLocal<SyncCalls>, frame: UnsafeMutableRawPointer, access: any FrameAccess.Type,
         state: ActionState?, slot: Int, entry: AnyObject
-    ) -> (calls: Unmanaged<SyncCalls>, process: PooledProcess) {
-        let calls = threadCalls.unretained(orMake: SyncCalls.init)
-        let pooled = calls._withUnsafeGuaranteedRef { $0.push() }
+    ) -> (calls: BorrowedSyncCalls, process: PooledProcess) {
+        let calls = BorrowedSyncCalls(threadCalls.unretained(orMake: SyncCalls.init), of: threadCalls)
+        let pooled = calls.with { $0.push() }
         pooled.borrow { process in
             process.lock.lock()
             process.frame = frame
@@ -226,8 +233,8 @@ public final class ActionProcess: @unchecked Sendable {
     /// process nobody else holds goes back to the pool; one still referenced (kept by an action) gets a heap copy of
     /// the frame and keeps it.
     @inlinable @inline(__always)
-    static func endSyncCall(_ calls: Unmanaged<SyncCalls>) {
-        calls._withUnsafeGuaranteedRef { $0.pop() }
+    static func endSyncCall(_ calls: BorrowedSyncCalls) {
+        calls.with { $0.pop() }
     }
 
     /// Gives a synchronous call's process its starting tuple (`doWithTuple`). Call right after `beginSyncCall`, with
@@ -355,4 +362,18 @@ extension Result: ResultOutcome {
     var isFailure: Bool {
         if case .failure = self { true } else { false }
     }
+}
+
+/// Marks where a value that user code may own, taken out of a process under its lock, may be released: not before
+/// this point, which follows the unlock. Its deinit may use the process (`ActionProcess.current`), and releasing it
+/// while this thread holds the lock would wait for itself.
+///
+/// Why this is needed: the optimiser releases a value as early as after its last use, and an unlock (an atomic
+/// store to the lock's word) is no use of the value, so a release written after the unlock could be hoisted above
+/// it (it was, in release builds: KeptProcessTests hung). `withExtendedLifetime` is a use the optimiser keeps, and
+/// releases are only ever moved earlier, so the release lands between this point and the end of the caller's scope.
+/// Free for trivial types.
+@inlinable @inline(__always)
+func releasedAfterUnlock<T>(_ value: borrowing T) {
+    withExtendedLifetime(value) {}
 }

@@ -34,8 +34,10 @@ final class SyncCalls {
 
     /// The process of the innermost synchronous call on this thread.
     static var innermost: ActionProcess? {
-        syncCallsOfThisThread.unretained?._withUnsafeGuaranteedRef { calls in
-            calls.depth > 0 ? calls.slots[calls.depth - 1].pointee : nil
+        syncCallsOfThisThread.unretained.flatMap { unmanaged in
+            BorrowedSyncCalls(unmanaged, of: syncCallsOfThisThread).with { calls in
+                calls.depth > 0 ? calls.slots[calls.depth - 1].pointee : nil
+            }
         }
     }
 
@@ -64,7 +66,7 @@ final class SyncCalls {
                 return written
             }
             // Released after the lock: a value's deinit may use the process.
-            _ = written
+            releasedAfterUnlock(written)
         } else {
             replaceKept(slot)
         }
@@ -94,5 +96,36 @@ final class SyncCalls {
         kept.keepAfterCall()
         kept.lock.unlock()
         slot.pointee = ActionProcess()
+    }
+}
+
+/// This thread's ``SyncCalls``, borrowed without a retain (a retain and release per call on the thread-local object
+/// would be paid by every synchronous call).
+///
+/// Invariant: made from a `ThreadLocal<SyncCalls>` on the thread that uses it and used only on that thread; the
+/// thread-local key holds the object until the thread exits and nothing replaces it, so it is alive at every use.
+/// Checked under `RIPPLE_INTERNAL_CHECKS`: the thread-local still holds this very object at each use.
+@usableFromInline @frozen
+struct BorrowedSyncCalls {
+    @usableFromInline let unmanaged: Unmanaged<SyncCalls>
+    #if RIPPLE_INTERNAL_CHECKS
+    @usableFromInline let owner: ThreadLocal<SyncCalls>
+    #endif
+
+    @inlinable @inline(__always)
+    init(_ unmanaged: Unmanaged<SyncCalls>, of owner: ThreadLocal<SyncCalls>) {
+        self.unmanaged = unmanaged
+        #if RIPPLE_INTERNAL_CHECKS
+        self.owner = owner
+        #endif
+    }
+
+    @inlinable @inline(__always)
+    func with<T>(_ body: (SyncCalls) -> T) -> T {
+        #if RIPPLE_INTERNAL_CHECKS
+        precondition(owner.unretained?.toOpaque() == unmanaged.toOpaque(),
+                     "RipplePipes: a thread's calls were used on another thread or after they were replaced")
+        #endif
+        return unmanaged._withUnsafeGuaranteedRef(body)
     }
 }
