@@ -16,7 +16,8 @@
 ///
 /// One object per user subscription (never per operator): callgrind, SubjectCreating 2,562 → 3,048 instructions
 /// when it wrapped any `Disposer` (a malloc, a free, the checks in `subscriptionHandle`); typed over the core and
-/// built directly by the action path, 3,036 → see BENCHMARKS.md, "SubjectCreating and the handle".
+/// built directly by the action path, 2,925 (main on this machine: 3,036); see BENCHMARKS.md, "SubjectCreating
+/// and the handle".
 @usableFromInline
 final class SubscriptionHandle: Disposer, @unchecked Sendable {
     // Written once in `init`. Typed as the final class, so `deinit`, `dispose` and `isDisposed` call it directly.
