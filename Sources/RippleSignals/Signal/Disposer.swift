@@ -29,7 +29,7 @@ public class Disposer: CancelToken, @unchecked Sendable {
     /// it allocates nothing (a fresh disposer per subscription was one malloc, one free and an atomic exchange:
     /// callgrind, SubjectCreating 3,048 → 2,714 instructions, 5 → 4 mallocs). Disposing it does nothing, and it
     /// reports ``isDisposed`` as true from the start: there is nothing left to release.
-    public static var empty: Disposer { released }
+    @inlinable public static var empty: Disposer { released }
 
     /// The shared disposer behind ``empty``, ``nothing`` and ``ended``.
     @usableFromInline static let released: Disposer = ReleasedDisposer()

@@ -435,10 +435,12 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
         }
     }
 
-    @inline(never)
     private func endSubscriptionRoot() {
         nesting.with { trampoline in
-            trampoline.runQueued()
+            // Nothing queued (most roots): no call into the loop.
+            if trampoline.hasQueued {
+                trampoline.runQueued()
+            }
             trampoline.running = false
         }
     }

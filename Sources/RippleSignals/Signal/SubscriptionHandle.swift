@@ -23,6 +23,7 @@ final class SubscriptionHandle: Disposer, @unchecked Sendable {
     // Written once in `init`. Typed as the final class, so `deinit`, `dispose` and `isDisposed` call it directly.
     let core: SubscriptionCore
 
+    @usableFromInline
     init(_ core: SubscriptionCore) {
         self.core = core
         super.init()
@@ -47,7 +48,7 @@ final class SubscriptionHandle: Disposer, @unchecked Sendable {
 
 /// The handle over `core`, the disposer of a subscription made with an action: `core` itself when that subscription
 /// already ended (nothing to end on release), else a `SubscriptionHandle`.
-@usableFromInline
+@inlinable
 func subscriptionHandle(over core: SubscriptionCore) -> Disposer {
     if core.isClosed {
         return core

@@ -59,6 +59,11 @@ final class SubscriptionTrampoline {
 
     /// The root's loop: runs what was queued, and what that queues, in order; each step starts with no counted
     /// steps on its stack, at its own level.
+    /// Whether steps wait for the root.
+    var hasQueued: Bool {
+        !jobs.isEmpty
+    }
+
     func runQueued() {
         if jobs.isEmpty { return }
         while next < jobs.count {
