@@ -14,8 +14,8 @@ final class SubscriptionCore: Disposer, @unchecked Sendable {
     /// Bits: `closed` (a terminal event was accepted or the subscription disposed), `delivering` (some thread is
     /// running a callback; others queue), `hasQueue` (events wait in the subscriber's queue; set only under `lock`
     /// and only while `delivering`, cleared with it under `lock`).
-    @usableFromInline let state = Atomic<Int>(0)
-    @inlinable static var closed: Int { 1 }
+    let state = Atomic<Int>(0)
+    static var closed: Int { 1 }
     static var delivering: Int { 2 }
     static var hasQueue: Int { 4 }
 
@@ -35,7 +35,6 @@ final class SubscriptionCore: Disposer, @unchecked Sendable {
     }
 
     /// Whether events sent now would be ignored (ended or disposed).
-    @inlinable
     var isClosed: Bool {
         state.load(ordering: .acquiring) & Self.closed != 0
     }
