@@ -8,12 +8,16 @@ import Testing
 @Suite("Subscription handles: a handle you drop stops the work")
 struct HandleLifetimeTests {
     /// Each shape of subscription `subscribe` can return a handle for: a source made with an action, a map/filter
-    /// chain over it, and a multi-input operator (a fused `flatMap`, whose handle is its `WeakDisposer`).
+    /// chain over it, a fused `flatMap` (whose handle is its `WeakDisposer`), and multi-input operators.
     static let shapes: [(String, @Sendable (Signal<Int, TestError>) -> Signal<Int, TestError>)] = [
         ("action source", { $0 }),
         ("map/filter chain", { $0.map { $0 }.filter { _ in true } }),
         ("flatMap", { source in source.flatMap { Signal.just($0) } }),
         ("merge", { source in source.merge(.never) }),
+        // Operators whose disposer is neither a core nor a `WeakDisposer` (a combining state, a plain `Disposer`):
+        // the general handle.
+        ("combineLatest", { source in source.combineLatest(Signal.just(0)).map { $0.0 } }),
+        ("retry", { source in source.retry(1) }),
     ]
 
     @Test("a dropped handle ends the subscription: no more values, the source's cleanup runs",

@@ -20,8 +20,11 @@ final class CombineLatest2<A: Sendable, B: Sendable, Failure: Error>: LatestSlot
         let buffer = UnsafeMutableRawPointer.allocate(
             byteCount: max(offsetB + MemoryLayout<B>.size, 1),
             alignment: max(MemoryLayout<A>.alignment, MemoryLayout<B>.alignment))
-        slotA = buffer.assumingMemoryBound(to: A.self)
-        slotB = (buffer + offsetB).assumingMemoryBound(to: B.self)
+        // Each slot's bytes are bound to its type (binding costs no instruction; `assumingMemoryBound` over raw
+        // memory never bound was undefined behaviour); `LatestSlotsState.receive` initialises a slot with
+        // `initialize(to:)` before anything reads it.
+        slotA = buffer.bindMemory(to: A.self, capacity: 1)
+        slotB = (buffer + offsetB).bindMemory(to: B.self, capacity: 1)
         super.init(downstream: downstream)
     }
 

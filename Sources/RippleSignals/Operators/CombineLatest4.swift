@@ -46,10 +46,12 @@ final class CombineLatest4<A: Sendable, B: Sendable, C: Sendable, D: Sendable, F
                             MemoryLayout<D>.alignment)
         let buffer = UnsafeMutableRawPointer.allocate(
             byteCount: max(offsetD + MemoryLayout<D>.size, 1), alignment: alignment)
-        slotA = buffer.assumingMemoryBound(to: A.self)
-        slotB = (buffer + offsetB).assumingMemoryBound(to: B.self)
-        slotC = (buffer + offsetC).assumingMemoryBound(to: C.self)
-        slotD = (buffer + offsetD).assumingMemoryBound(to: D.self)
+        // Each slot's bytes bound to its type (see `CombineLatest2`: free at run time, and initialised with
+        // `initialize(to:)` before any read).
+        slotA = buffer.bindMemory(to: A.self, capacity: 1)
+        slotB = (buffer + offsetB).bindMemory(to: B.self, capacity: 1)
+        slotC = (buffer + offsetC).bindMemory(to: C.self, capacity: 1)
+        slotD = (buffer + offsetD).bindMemory(to: D.self, capacity: 1)
         // No per-input `completed` array: the inherited bit sets replace it.
         super.init(downstream: downstream)
     }

@@ -62,7 +62,7 @@ final class FlattenMapState<Input: Sendable, Output: Sendable, Failure: Error>: 
             value: { self.receive($0) },
             error: { self.fail($0) },
             complete: { self.leave(MemberSlots.sourceID) })
-        trampoline._withUnsafeGuaranteedRef { $0.level &-= 1 }
+        trampoline.with { $0.level &-= 1 }
         lock.lock()
         guard isOpen else {
             lock.unlock()

@@ -110,7 +110,7 @@ final class SwitchToLatestState<Input: Sendable, Output: Sendable, Failure: Erro
             value: { self.receive($0) },
             error: { self.fail($0) },
             complete: { self.sourceCompleted() })
-        trampoline._withUnsafeGuaranteedRef { $0.level &-= 1 }
+        trampoline.with { $0.level &-= 1 }
         lock.lock()
         guard isOpen else {
             lock.unlock()

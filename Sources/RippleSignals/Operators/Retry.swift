@@ -24,7 +24,10 @@ extension Signal {
 /// `CombiningState`). It is only reached from an attempt's callbacks or while subscribing.
 final class Retrying<Value: Sendable, Failure: Error>: @unchecked Sendable {
     private let source: Signal<Value, Failure>
-    private unowned(unsafe) let downstream: SignalSubscriber<Value, Failure>
+    /// Not owned (see above): an `UnownedSubscriber`, whose invariant (alive whenever reached) is checked under
+    /// `RIPPLE_INTERNAL_CHECKS`.
+    private let unownedDownstream: UnownedSubscriber<Value, Failure>
+    private var downstream: SignalSubscriber<Value, Failure> { unownedDownstream.subscriber }
     private let retries: Int
     private let lock = Lock()
     private var subscriptions = 0
@@ -36,7 +39,7 @@ final class Retrying<Value: Sendable, Failure: Error>: @unchecked Sendable {
 
     init(source: Signal<Value, Failure>, downstream: SignalSubscriber<Value, Failure>, retries: Int) {
         self.source = source
-        self.downstream = downstream
+        unownedDownstream = UnownedSubscriber(downstream)
         self.retries = retries
     }
 

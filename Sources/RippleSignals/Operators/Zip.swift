@@ -75,7 +75,9 @@ final class ZipState<Output: Sendable, Failure: Error>: CombiningState<Output, F
             lock.unlock()
             return
         }
-        // Input `input`'s callback was made for its own value type, so the queue is a `ZipQueue<Input>`.
+        // Input `input`'s callback was made for its own value type, so the queue's dynamic type is exactly
+        // `ZipQueue<Input>` (a final class): the downcast is to the object's own class.
+        checkQueue(queues[input], holds: Input.self)
         unsafeDowncast(queues[input], to: ZipQueue<Input>.self).append(value)
         if queues.allSatisfy({ $0.count > 0 }) {
             reader.index = 0
@@ -174,7 +176,19 @@ final class ZipReader {
 
     func next<Element>(_: Element.Type) -> Element {
         defer { index += 1 }
-        // The queues were made from the same pack, in the same order.
+        // The queues were made from the same pack, in the same order: queue `index` is exactly a
+        // `ZipQueue<Element>` (a final class), so the downcast is to the object's own class.
+        checkQueue(queues[index], holds: Element.self)
         return unsafeDowncast(queues[index], to: ZipQueue<Element>.self).removeFirst()
     }
+}
+
+/// Checks (`RIPPLE_INTERNAL_CHECKS`) that `queue` is exactly a `ZipQueue<Element>` before `unsafeDowncast` treats it
+/// as one.
+@inline(__always)
+func checkQueue<Element>(_ queue: ZipQueueBase, holds _: Element.Type) {
+    #if RIPPLE_INTERNAL_CHECKS
+    precondition(type(of: queue) == ZipQueue<Element>.self,
+                 "Ripple internal check: zip read a \(type(of: queue)) as a ZipQueue<\(Element.self)>")
+    #endif
 }

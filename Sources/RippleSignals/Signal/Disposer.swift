@@ -13,7 +13,9 @@ public class Disposer: CancelToken, @unchecked Sendable {
     // `action` is written in `init` and then only by the one thread that flipped `disposed` (which takes it).
     // No lock: a disposer is made per subscription.
     private let disposed = Atomic<Bool>(false)
-    private var action: (@Sendable () -> Void)?
+    // Not optional: a subclass's `deinit` then destroys it with one inline release of a null context, where an
+    // optional closure took an outlined destroy (callgrind, SubjectCreating: 17 instructions per core and handle).
+    private var action: @Sendable () -> Void
 
     /// A disposer that runs `action` the first time it is disposed. (Subclasses call `init()`: the default action
     /// captures nothing, so it allocates nothing, and they override ``dispose()`` anyway.)
@@ -27,7 +29,7 @@ public class Disposer: CancelToken, @unchecked Sendable {
     /// it allocates nothing (a fresh disposer per subscription was one malloc, one free and an atomic exchange:
     /// callgrind, SubjectCreating 3,048 → 2,714 instructions, 5 → 4 mallocs). Disposing it does nothing, and it
     /// reports ``isDisposed`` as true from the start: there is nothing left to release.
-    public static var empty: Disposer { released }
+    @inlinable public static var empty: Disposer { released }
 
     /// The shared disposer behind ``empty``, ``nothing`` and ``ended``.
     @usableFromInline static let released: Disposer = ReleasedDisposer()
@@ -43,8 +45,8 @@ public class Disposer: CancelToken, @unchecked Sendable {
     public func dispose() {
         guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let taken = action
-        action = nil
-        taken?()
+        action = {}
+        taken()
     }
 
     /// Whether the cleanup has run, or the subscription has ended (terminal event, disposal, or released).

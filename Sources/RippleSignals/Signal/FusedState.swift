@@ -93,7 +93,7 @@ class FusedState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sendabl
     /// Takes this state's level (see the invariants above); returns the trampoline, whose `level` the caller
     /// decrements once its source is attached. Out of line: it runs once per subscription.
     @usableFromInline @inline(never)
-    final func enterLevel() -> Unmanaged<SubscriptionTrampoline> {
+    final func enterLevel() -> TrampolineReference {
         let (trampoline, level) = enterFusedLevel()
         self.level = level
         deep = Int(level) >= SubscriptionTrampoline.deepLevel
@@ -180,7 +180,7 @@ class FusedState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sendabl
     /// held; releases it): a counted step of the trampoline, or queued for the root through `pending`.
     @usableFromInline @inline(never)
     final func emitAtCheckpoint(_ emission: Emission) {
-        currentTrampoline()._withUnsafeGuaranteedRef { trampoline in
+        currentTrampoline().with { trampoline in
             switch trampoline.route() {
             case .queue:
                 pending.append(emission)
@@ -320,7 +320,7 @@ class FusedState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sendabl
     /// levels disposes one level from inside the next; see `SubscriptionTrampoline`).
     @usableFromInline
     final func release(_ disposer: Disposer) {
-        currentTrampoline()._withUnsafeGuaranteedRef { $0.dispose(disposer) }
+        currentTrampoline().with { $0.dispose(disposer) }
     }
 
     /// Ends the subscription: nothing more is delivered (queued emissions, a queued terminal event too, are

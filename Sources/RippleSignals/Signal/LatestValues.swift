@@ -12,6 +12,11 @@ final class LatestValues<Tuple>: @unchecked Sendable {
 
     init(offsets: [Int]) {
         buffer = .allocate(byteCount: MemoryLayout<Tuple>.size, alignment: MemoryLayout<Tuple>.alignment)
+        // Bound to the tuple type, so its elements are bound too, each at its offset in the tuple: reading one with
+        // `assumingMemoryBound(to: Element.self)` at that offset, or the whole with `assumingMemoryBound(to:
+        // Tuple.self)`, is then defined (binding costs no instruction). Each element is initialised with
+        // `initialize(to:)` before it is read, and the tuple is read only once all are.
+        buffer.bindMemory(to: Tuple.self, capacity: 1)
         self.offsets = offsets
     }
 
@@ -37,7 +42,11 @@ final class LatestValues<Tuple>: @unchecked Sendable {
     }
 
     private func slot<Element>(_ index: Int, as _: Element.Type) -> UnsafeMutablePointer<Element> {
-        (buffer + offsets[index]).assumingMemoryBound(to: Element.self)
+        #if RIPPLE_INTERNAL_CHECKS
+        precondition(offsets[index] + MemoryLayout<Element>.size <= MemoryLayout<Tuple>.size,
+                     "Ripple internal check: LatestValues slot \(index) of \(Element.self) outside \(Tuple.self)")
+        #endif
+        return (buffer + offsets[index]).assumingMemoryBound(to: Element.self)
     }
 
     /// Stores the first value of input `index`.

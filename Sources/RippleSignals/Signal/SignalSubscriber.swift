@@ -9,7 +9,7 @@ let subscriberCounter = LiveObjectCounter("Signal.SignalSubscriber")
 /// code there made the optimiser stop inlining it (callgrind, FlatMapsCreating: 12,750 instructions per chain
 /// against 11,332 without the check; here it costs ~30 per subscription).
 @usableFromInline
-func countSubscriberMade() -> (Unmanaged<SubscriptionTrampoline>, UInt8, UInt32) {
+func countSubscriberMade() -> (TrampolineReference, UInt8, UInt32) {
     subscriberCounter.increment()
     return enterSubscription()
 }
@@ -50,7 +50,7 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
     @usableFromInline let onComplete: (@Sendable () -> Void)?
     /// The trampoline whose level this subscriber entered when it was made (its thread's), left when it is attached:
     /// kept rather than looked up again (a second thread-local lookup per subscription).
-    @usableFromInline let nesting: Unmanaged<SubscriptionTrampoline>
+    @usableFromInline let nesting: TrampolineReference
     /// `SubscriberFlags`: root, deferred, checkpoint (see `SubscriptionTrampoline`). Written only before the
     /// subscriber is handed to an action, so other threads read it unsynchronised.
     @usableFromInline @exclusivity(unchecked) var flags: UInt8
@@ -352,7 +352,7 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
     @inline(never)
     private func deliverAtCheckpoint(_ value: Value) {
         // The delivering thread's trampoline, not `nesting`: that is the subscribing thread's.
-        currentTrampoline()._withUnsafeGuaranteedRef { trampoline in
+        currentTrampoline().with { trampoline in
             switch trampoline.route() {
             case .run:
                 trampoline.nested &+= 1
@@ -379,7 +379,7 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
     @inline(never)
     private func deliverAtCheckpoint(_ event: Event) {
         // The delivering thread's trampoline, not `nesting`: that is the subscribing thread's.
-        currentTrampoline()._withUnsafeGuaranteedRef { trampoline in
+        currentTrampoline().with { trampoline in
             switch trampoline.route() {
             case .run:
                 trampoline.nested &+= 1
@@ -422,7 +422,7 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
     /// A root then runs what its subscription queued (see `SubscriptionTrampoline`).
     @usableFromInline
     func attach(_ disposer: Disposer) {
-        nesting._withUnsafeGuaranteedRef { trampoline in
+        nesting.with { trampoline in
             #if RIPPLE_INTERNAL_CHECKS
             precondition(level == UInt32.max || trampoline.level == Int(level),
                          "Ripple internal check: a subscriber of level \(level) attached at level \(trampoline.level)")
@@ -435,10 +435,12 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
         }
     }
 
-    @inline(never)
     private func endSubscriptionRoot() {
-        nesting._withUnsafeGuaranteedRef { trampoline in
-            trampoline.runQueued()
+        nesting.with { trampoline in
+            // Nothing queued (most roots): no call into the loop.
+            if trampoline.hasQueued {
+                trampoline.runQueued()
+            }
             trampoline.running = false
         }
     }
@@ -447,7 +449,7 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
     /// this subscriber's level, and leaves that level here.
     @usableFromInline
     func deferSubscription(_ subscribe: @escaping () -> Void) {
-        nesting._withUnsafeGuaranteedRef { trampoline in
+        nesting.with { trampoline in
             trampoline.enqueue(subscribe)
             trampoline.level &-= 1
         }
@@ -468,7 +470,7 @@ final class CallbackRelease: @unchecked Sendable {
     deinit {
         let box = HeldCallbacks(held)
         held = nil
-        currentTrampoline()._withUnsafeGuaranteedRef { $0.step { box.release() } }
+        currentTrampoline().with { $0.step { box.release() } }
     }
 }
 

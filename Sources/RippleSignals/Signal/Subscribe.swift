@@ -37,7 +37,11 @@ extension Signal {
                                          error: (@Sendable (Failure) -> Void)?,
                                          complete: (@Sendable () -> Void)?) -> Disposer {
         if case .action = body {
-            return subscriptionHandle(subscribe(SignalSubscriber(value: value, error: error, complete: complete)))
+            // Attaching through an action always hands back the subscriber's core: the handle is built over it
+            // directly, without `subscriptionHandle(_:)`'s dynamic type tests.
+            let subscriber = SignalSubscriber(value: value, error: error, complete: complete)
+            _ = subscribe(subscriber)
+            return subscriptionHandle(over: subscriber.core)
         }
         return subscriptionHandle(attachAsRoot(Callbacks(value: value, error: error, complete: complete)))
     }

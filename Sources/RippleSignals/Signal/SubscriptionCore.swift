@@ -98,7 +98,7 @@ final class SubscriptionCore: Disposer, @unchecked Sendable {
         if let taken {
             // A cleanup is often the next subscription's core: disposing a chain recurses once per operator, so
             // each is a counted step of the trampoline (see `SubscriptionTrampoline`). No closure unless queued.
-            currentTrampoline()._withUnsafeGuaranteedRef { $0.dispose(taken) }
+            currentTrampoline().with { $0.dispose(taken) }
         }
     }
 

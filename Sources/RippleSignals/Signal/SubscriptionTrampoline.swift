@@ -59,6 +59,11 @@ final class SubscriptionTrampoline {
 
     /// The root's loop: runs what was queued, and what that queues, in order; each step starts with no counted
     /// steps on its stack, at its own level.
+    /// Whether steps wait for the root.
+    var hasQueued: Bool {
+        !jobs.isEmpty
+    }
+
     func runQueued() {
         if jobs.isEmpty { return }
         while next < jobs.count {
@@ -147,21 +152,59 @@ let subscriptionTrampolines = ThreadLocal<SubscriptionTrampoline>()
 
 /// The calling thread's `SubscriptionTrampoline`, made on first use.
 @usableFromInline @inline(__always)
-func currentTrampoline() -> Unmanaged<SubscriptionTrampoline> {
-    subscriptionTrampolines.unretained ?? installTrampoline()
+func currentTrampoline() -> TrampolineReference {
+    if let trampoline = subscriptionTrampolines.unretained {
+        return TrampolineReference(trampoline)
+    }
+    return installTrampoline()
 }
 
 /// The calling thread's first subscription: makes its `SubscriptionTrampoline`.
 @usableFromInline @inline(never)
-func installTrampoline() -> Unmanaged<SubscriptionTrampoline> {
-    subscriptionTrampolines.unretained(orMake: { SubscriptionTrampoline() })
+func installTrampoline() -> TrampolineReference {
+    TrampolineReference(subscriptionTrampolines.unretained(orMake: { SubscriptionTrampoline() }))
 }
+
+/// The calling thread's `SubscriptionTrampoline`, held without a reference count.
+///
+/// Invariant: it is only reached on the thread whose trampoline it is, so the thread-local that owns the trampoline
+/// for the thread's lifetime keeps it alive, and nothing else touches its unsynchronised fields. Checked under
+/// `RIPPLE_INTERNAL_CHECKS` on every use. (Unmanaged rather than a strong reference: a subscriber keeps the
+/// trampoline it entered, and a retain and release per subscription and per counted step were measurable on the
+/// creating rows.)
+@usableFromInline @frozen
+struct TrampolineReference {
+    @usableFromInline let reference: Unmanaged<SubscriptionTrampoline>
+
+    @inlinable
+    init(_ reference: Unmanaged<SubscriptionTrampoline>) {
+        self.reference = reference
+    }
+
+    /// Calls `body` with the trampoline, without retaining it.
+    @inlinable @inline(__always)
+    func with<Result>(_ body: (SubscriptionTrampoline) -> Result) -> Result {
+        #if RIPPLE_INTERNAL_CHECKS
+        checkOwnThread(reference)
+        #endif
+        return reference._withUnsafeGuaranteedRef(body)
+    }
+}
+
+#if RIPPLE_INTERNAL_CHECKS
+/// `TrampolineReference`'s invariant: `reference` is the calling thread's trampoline.
+@usableFromInline
+func checkOwnThread(_ reference: Unmanaged<SubscriptionTrampoline>) {
+    precondition(subscriptionTrampolines.unretained?.toOpaque() == reference.toOpaque(),
+                 "Ripple internal check: a SubscriptionTrampoline was reached from another thread than its own")
+}
+#endif
 
 /// Enters one more level of subscription (see `SubscriptionTrampoline`): returns the thread's trampoline, the new
 /// subscriber's flags (`SubscriberFlags`) and its level. Decrementing the trampoline's `level` leaves it.
-func enterSubscription() -> (Unmanaged<SubscriptionTrampoline>, UInt8, UInt32) {
+func enterSubscription() -> (TrampolineReference, UInt8, UInt32) {
     let state = currentTrampoline()
-    let (flags, level) = state._withUnsafeGuaranteedRef { trampoline -> (UInt8, UInt32) in
+    let (flags, level) = state.with { trampoline -> (UInt8, UInt32) in
         var flags: UInt8 = 0
         if !trampoline.running {
             trampoline.running = true
@@ -180,9 +223,9 @@ func enterSubscription() -> (Unmanaged<SubscriptionTrampoline>, UInt8, UInt32) {
 /// Enters one more level for a fused state (`FusedState.enterLevel`): returns the trampoline and the level; the
 /// caller leaves it by decrementing `level` once its source is attached.
 @usableFromInline @inline(never)
-func enterFusedLevel() -> (Unmanaged<SubscriptionTrampoline>, UInt32) {
+func enterFusedLevel() -> (TrampolineReference, UInt32) {
     let state = currentTrampoline()
-    let level = state._withUnsafeGuaranteedRef { trampoline -> Int in
+    let level = state.with { trampoline -> Int in
         trampoline.level &+= 1
         return trampoline.level
     }
@@ -194,12 +237,12 @@ func enterFusedLevel() -> (Unmanaged<SubscriptionTrampoline>, UInt32) {
 @usableFromInline @inline(never)
 func subscribing<Result>(above level: UInt32, _ body: () -> Result) -> Result {
     let state = currentTrampoline()
-    let saved = state._withUnsafeGuaranteedRef { trampoline -> Int in
+    let saved = state.with { trampoline -> Int in
         let saved = trampoline.level
         trampoline.level = max(saved, Int(level))
         return saved
     }
-    defer { state._withUnsafeGuaranteedRef { $0.level = saved } }
+    defer { state.with { $0.level = saved } }
     return body()
 }
 
@@ -207,7 +250,7 @@ func subscribing<Result>(above level: UInt32, _ body: () -> Result) -> Result {
 /// chain or a `just`, which makes no subscriber of its own at the top. Pass the result to `endRoot`.
 @usableFromInline @inline(never)
 func beginRoot() -> Bool {
-    currentTrampoline()._withUnsafeGuaranteedRef { trampoline in
+    currentTrampoline().with { trampoline in
         if trampoline.running { return false }
         trampoline.running = true
         trampoline.stepBase = trampoline.level
@@ -219,7 +262,7 @@ func beginRoot() -> Bool {
 @usableFromInline @inline(never)
 func endRoot(_ began: Bool) {
     guard began else { return }
-    currentTrampoline()._withUnsafeGuaranteedRef { trampoline in
+    currentTrampoline().with { trampoline in
         trampoline.runQueued()
         trampoline.running = false
     }
