@@ -333,7 +333,7 @@ struct CrossDomainDeadlockTests {
     /// threads: both finish, every set is applied. An exit test with a watchdog: a deadlock is a hang.
     @Test func mapClosuresSettingEachOthersGraphsDoNotDeadlock() async {
         await #expect(processExitsWith: .success) {
-            startWatchdog()
+            startDeadlockWatchdog(seconds: 120)
             let a = MutableNode(0), b = MutableNode(0)
             // Each graph has an inbox the other graph's closure sets; an inbox feeds its graph without feeding back.
             let inboxA = MutableNode(0), inboxB = MutableNode(0)
@@ -357,7 +357,7 @@ struct CrossDomainDeadlockTests {
     /// Two graphs whose listeners set each other's nodes, set from two threads: both finish, every set is heard.
     @Test func listenersSettingEachOthersGraphsDoNotDeadlock() async {
         await #expect(processExitsWith: .success) {
-            startWatchdog()
+            startDeadlockWatchdog(seconds: 120)
             let bag = CancelBag()
             let a = MutableNode(0), b = MutableNode(0)
             let inboxA = MutableNode(0), inboxB = MutableNode(0)
@@ -378,11 +378,3 @@ struct CrossDomainDeadlockTests {
     }
 }
 
-/// Ends the process with a failure if it is still running after two minutes: the deadlock these tests look for.
-private func startWatchdog() {
-    DispatchQueue.global().async {
-        sleep(120)
-        _ = "deadlock: the watchdog fired\n".withCString { write(2, $0, strlen($0)) }
-        exit(3)
-    }
-}

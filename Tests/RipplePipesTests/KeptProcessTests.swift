@@ -266,12 +266,8 @@ func onNewThread(group: DispatchGroup, _ body: @escaping @Sendable () -> Void) {
 /// Runs `body` on a new thread and waits for it.
 func onAnotherThread<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
     let result = Locked<T?>(nil)
-    let finished = DispatchSemaphore(value: 0)
-    let thread = Thread {
-        result.withLock { $0 = body() }
-        finished.signal()
-    }
-    thread.start()
+    let finished = DispatchGroup()
+    onNewThread(group: finished) { result.withLock { $0 = body() } }
     finished.wait()
     return result.value!
 }

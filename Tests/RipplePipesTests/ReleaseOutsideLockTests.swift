@@ -18,7 +18,7 @@ import Testing
     /// freed after that action returns, before the call takes its lock again.
     @Test func aReplacedArgumentIsFreedOutsideTheLock() async {
         await #expect(processExitsWith: .success) {
-            startPipesWatchdog()
+            startDeadlockWatchdog(seconds: 60)
             if !ReleaseScenarios.replacedArgument() { exit(2) }
         }
     }
@@ -26,7 +26,7 @@ import Testing
     /// Return values: the one a later action replaces, and the last, through plain and skippable actions.
     @Test func replacedReturnValuesAreFreedOutsideTheLock() async {
         await #expect(processExitsWith: .success) {
-            startPipesWatchdog()
+            startDeadlockWatchdog(seconds: 60)
             if !ReleaseScenarios.replacedReturnValues() { exit(2) }
         }
     }
@@ -34,7 +34,7 @@ import Testing
     /// Tuple values: replaced by the setter, replaced inside `updateTuple`, and left at the end of the call.
     @Test func tupleValuesAreFreedOutsideTheLock() async {
         await #expect(processExitsWith: .success) {
-            startPipesWatchdog()
+            startDeadlockWatchdog(seconds: 60)
             if !ReleaseScenarios.tupleValues() { exit(2) }
         }
     }
@@ -42,7 +42,7 @@ import Testing
     /// The async path: a tuple value replaced, a return value replaced by a later action, the tuple at the end.
     @Test func asyncCallsFreeValuesOutsideTheLock() async {
         await #expect(processExitsWith: .success) {
-            startPipesWatchdog()
+            startDeadlockWatchdog(seconds: 60)
             if await !ReleaseScenarios.asyncCall() { exit(2) }
         }
     }
@@ -139,14 +139,4 @@ enum ReleaseScenarios {
         }
         return passed
     }
-}
-
-/// Ends an exit test's child with a failure if it still runs after a minute: the self-deadlock these tests look for.
-func startPipesWatchdog() {
-    let thread = Thread {
-        sleep(60)
-        _ = "deadlock: the watchdog fired\n".withCString { write(2, $0, strlen($0)) }
-        exit(3)
-    }
-    thread.start()
 }
