@@ -378,3 +378,97 @@ struct CrossDomainDeadlockTests {
     }
 }
 
+
+// Every edge change holds the graph's domain (see `EdgeStore.swift`); from a transform of another graph whose domain
+// is busy, it waits for the end of the running transaction. Each round makes fresh graphs: once a transform reaches
+// another graph's node without waiting, the two graphs are one domain from then on.
+@Suite("Engine 3: edge changes from a transform of another graph")
+struct CrossDomainEdgeChangeTests {
+    /// The graphs of one round: `a`'s map closure reaches into `b`'s graph when `a` is set to 1.
+    struct Round: Sendable {
+        let a = MutableNode(0)
+        let b = MutableNode(0)
+        let bag = CancelBag()
+        let heard = Locked<[Int]>([])
+        let derived = Locked<Node<Int>?>(nil)
+    }
+
+    /// Runs `reach(round)` in `a`'s map closure on one thread while another sets `b`, over many rounds.
+    private func race(_ setUp: @escaping @Sendable (Round) -> Void, reach: @escaping @Sendable (Round) -> Void,
+                      check: @escaping @Sendable (Round) -> Void) {
+        inRounds(rounds(10_000), threads: 2, setUp: { () -> (Round, Node<Int>) in
+            let round = Round()
+            setUp(round)
+            let mapped = round.a.map { value -> Int in
+                if value == 1 { reach(round) }
+                return value
+            }
+            return (round, mapped)
+        }, { thread, state in
+            if thread == 0 { state.0.a.value = 1 } else { state.0.b.value = 1 }
+        }, check: { state in
+            check(state.0)
+            withExtendedLifetime(state.1) {}
+        })
+    }
+
+    /// A listener attached from a transform rests at the latest value, heard once per value, in order.
+    @Test func aListenerAttachedFromATransformRestsAtTheLatestValue() {
+        let wrong = Locked<[String]>([])
+        race({ _ in }, reach: { round in
+            round.b.listened(by: round.bag).withBlock { value in round.heard.withLock { $0.append(value) } }
+        }, check: { round in
+            let heard = round.heard.value
+            if heard != [1] && heard != [0, 1] { wrong.withLock { $0.append("heard \(heard)") } }
+            if !round.b.hasListener { wrong.withLock { $0.append("not attached") } }
+            round.bag.cancel()
+            if round.b.hasListener { wrong.withLock { $0.append("still attached after cancel") } }
+        })
+        #expect(wrong.value == [])
+    }
+
+    /// A listener cancelled from a transform is detached, and hears nothing of a later transaction.
+    @Test func aListenerCancelledFromATransformIsDetached() {
+        let wrong = Locked<[String]>([])
+        let token = Locked<[ObjectIdentifier: any CancelToken]>([:])
+        race({ round in
+            let listener = round.b.listened(by: round.bag).withBlock { value in
+                round.heard.withLock { $0.append(value) }
+            }
+            token.withLock { $0[ObjectIdentifier(round.b)] = listener }
+        }, reach: { round in
+            token.withLock { $0.removeValue(forKey: ObjectIdentifier(round.b)) }?.cancel()
+            round.heard.withLock { $0.append(-1) }
+        }, check: { round in
+            let heard = round.heard.value
+            // `[0, -1, 1]`: the other thread's call of 1 was already under way when the cancel ran (a cancel stops
+            // calls not yet started; one running on another thread finishes).
+            if heard != [0, -1] && heard != [0, 1, -1] && heard != [0, -1, 1] {
+                wrong.withLock { $0.append("heard \(heard)") }
+            }
+            if round.b.hasListener { wrong.withLock { $0.append("still attached") } }
+            round.b.value = 2
+            if round.heard.value.contains(2) { wrong.withLock { $0.append("heard after cancel") } }
+        })
+        #expect(wrong.value == [])
+    }
+
+    /// A node of another graph freed from a transform leaves its upstream's list, and nothing reaches it.
+    @Test func aNodeFreedFromATransformIsUnlinked() {
+        let wrong = Locked<[String]>([])
+        race({ round in
+            let derived = round.b.map { value -> Int in
+                round.heard.withLock { $0.append(value) }
+                return value
+            }
+            round.derived.withLock { $0 = derived }
+        }, reach: { round in
+            round.derived.withLock { $0 = nil }
+        }, check: { round in
+            if !round.b.downstreamTransforms.isEmpty { wrong.withLock { $0.append("still linked") } }
+            round.b.value = 2
+            if round.heard.value.contains(2) { wrong.withLock { $0.append("pushed into a freed node") } }
+        })
+        #expect(wrong.value == [])
+    }
+}

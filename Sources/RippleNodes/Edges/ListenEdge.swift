@@ -54,8 +54,7 @@ public final class ListenEdge<Value: Sendable>: CancelToken, @unchecked Sendable
         if cancelled.exchange(true, ordering: .acquiringAndReleasing) { return }
         guard let detached = node else { return }
         node = nil
-        let released = detached.removeListener(self)
-        extendLifetime(released)
+        detached.detachListener(self)
     }
 
     public var isCancelled: Bool {

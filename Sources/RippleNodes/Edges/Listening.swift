@@ -17,14 +17,33 @@ extension Node {
     /// a propagation brings while the current one is being delivered is handed over and delivered after it.
     // Inlinable: unspecialised, handing the edge to the bag as `any CancelToken` looks up `ListenEdge<Value>`'s
     // generic metadata (~330 instructions per listener), and so does reading a `Value?`.
+    ///
+    /// From a transform of another graph whose domain is busy, the attach waits for the end of the running
+    /// transaction (a later transaction, like a set from a transform): `bag` holds the edge at once, and a cancel
+    /// before then means it is never attached.
     @inlinable
-    final func attachDeliveringCurrent(_ edge: ListenEdge<Value>, bag: CancelBag) {
+    final func attachDeliveringCurrent(_ edge: ListenEdge<Value>, bag: CancelBag?) {
         // Under the node's domain (see `Domain.swift`): no transaction is half-way, so the value read is a committed
         // one, and every later transaction reaches the edge.
         let state = threadState.takeUnretainedValue()
-        let root = state.held == nil ? lockOwnDomain() : nil
-        if let held = state.held { _ = joinDomainIfFree(held) }
+        var root: Domain? = nil
+        if let held = state.held {
+            guard joinDomainIfFree(held) else {
+                bag?.insert(edge)
+                state.queueJob { [self] in attachDeliveringCurrent(edge, bag: nil) }
+                return
+            }
+        } else {
+            root = lockOwnDomain()
+            state.held = root
+        }
         lock.lock()
+        // A deferred attach (no bag) of an edge cancelled meanwhile: the cancel found nothing to remove.
+        if bag == nil && edge.isCancelled {
+            lock.unlock()
+            if let root { state.held = nil; root.unlock() }
+            return
+        }
         let current = storage
         if current != nil {
             edge.delivering = true
@@ -32,9 +51,12 @@ extension Node {
         }
         let released = insertListener(edge)
         lock.unlock()
-        root?.unlock()
+        if let root {
+            state.held = nil
+            root.unlock()
+        }
         extendLifetime(released)
-        bag.insert(edge)
+        bag?.insert(edge)
         guard var next = current else { return }
         var context: (any Sendable)? = nil
         while true {

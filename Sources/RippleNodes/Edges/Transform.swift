@@ -167,11 +167,17 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         extendLifetime(other)
     }
 
-    /// The nodes a link between `source` and `target` touches.
+    /// The nodes a link between `source` and `target` touches: both, and the node whose list holds this transform
+    /// now (it is `to`'s graph while `to` lives, but a `to` being freed reads as nil, and unlinking still edits that
+    /// list, under its domain).
     private func domainEnds(_ source: Node<Input>?, _ target: Node<Output>?) -> [any DomainMember] {
         var ends: [any DomainMember] = []
         if let source { ends.append(source) }
         if let target { ends.append(target) }
+        edgeLock.lock()
+        let registered = registeredIn
+        edgeLock.unlock()
+        if let registered, registered !== source { ends.append(registered) }
         return ends
     }
 
@@ -238,32 +244,66 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
 
     /// `to` was freed: unlink from `from` too, so nothing keeps the upstream alive on this edge's behalf.
     ///
-    /// `setTo(nil)` and `setFrom(nil)` in one pass under the edge lock (what unlinking does, without re-reading
-    /// both ends twice): every node of a dropped chain runs this once per upstream transform.
+    /// `setTo(nil)` and `setFrom(nil)` in one pass (what unlinking does, without re-reading both ends twice): every
+    /// node of a dropped chain runs this once per upstream transform. The slot leaves `from`'s list under the graph's
+    /// domain (see `EdgeStore.swift`); when this thread runs a transaction of another graph that is busy, later, as a
+    /// job (the slot's target reads nil meanwhile, so nothing is pushed into the freed node).
     @usableFromInline
     final func targetDidDeinit() {
+        // `from`'s node, retained as a raw reference: a strong local could be the last reference when it goes out
+        // of scope, and its deinit would then recurse instead of going through the drain.
+        var source: Unmanaged<Node<Input>>? = nil
+        edgeLock.lock()
+        if let registered = registeredIn { source = .passRetained(registered) }
+        edgeLock.unlock()
+        guard let source else {
+            releaseUnlinked(unlinkDeadTarget())
+            return
+        }
+        var unlinked = UnlinkedEnds()
+        let done = source._withUnsafeGuaranteedRef { node in node.withEdgeDomain { unlinked = unlinkDeadTarget() } }
+        if done {
+            releaseUnlinked(unlinked)
+        } else {
+            PropagationState.current.takeUnretainedValue().queueJob { [self] in targetDidDeinit() }
+        }
+        ReleaseDrain.release(retained: source.toOpaque())
+    }
+
+    /// What ``unlinkDeadTarget()`` let go of, as retained raw pointers.
+    private struct UnlinkedEnds {
+        var source: UnsafeMutableRawPointer?
+        var registered: UnsafeMutableRawPointer?
+    }
+
+    /// Forgets both ends and leaves `from`'s list. Call holding `from`'s domain (when registered).
+    private func unlinkDeadTarget() -> UnlinkedEnds {
         edgeLock.lock()
         // A freed `to` reads as nil, as a weak reference would; drop the reference that kept its memory.
         setTarget(nil)
         // Both references leave as raw retained pointers: converting a `Node<Input>?` to `AnyObject?` here, where
         // `Input` is generic, looked the node type's metadata up (~330 instructions per freed operator).
-        var old: UnsafeMutableRawPointer? = nil
-        if let from = fromStorage { old = Unmanaged.passRetained(from).toOpaque() }
+        var unlinked = UnlinkedEnds()
+        if let from = fromStorage { unlinked.source = Unmanaged.passRetained(from).toOpaque() }
         fromStorage = nil
-        var previous: UnsafeMutableRawPointer? = nil
         if let registered = registeredIn {
             // Under the edge lock, as in `reconcileRegistration()`: edge lock, then node lock.
             registered.removeDownstreamEdge(ObjectIdentifier(self), slot: registeredSlot)
-            previous = Unmanaged.passRetained(registered).toOpaque()
+            unlinked.registered = Unmanaged.passRetained(registered).toOpaque()
         }
         registeredIn = nil
         registeredTo = nil
         registeredSlot = nil
         edgeLock.unlock()
-        if old != nil { fromDidChange() }
+        return unlinked
+    }
+
+    /// Runs the hook and releases what ``unlinkDeadTarget()`` let go of, outside every lock.
+    private func releaseUnlinked(_ unlinked: UnlinkedEnds) {
+        if unlinked.source != nil { fromDidChange() }
         // `from` may now be unreferenced, and its own deinit would free its upstream, and so on: through the drain.
-        ReleaseDrain.release(retained: previous)
-        ReleaseDrain.release(retained: old)
+        ReleaseDrain.release(retained: unlinked.registered)
+        ReleaseDrain.release(retained: unlinked.source)
     }
 
     /// Links this transform, which must be unused, from `source` to `target` in one pass: what `setTo` then

@@ -54,8 +54,8 @@ extension PropagationState {
         }
     }
 
-    /// Ends the transaction holding `root`: checks the invariants (internal-checks builds), moves the listener
-    /// calls to the domain's queue, releases the domain, runs the queue unless another thread is running it, then
+    /// Ends the transaction holding `root`: checks the invariants (internal-checks builds), releases the domain and
+    /// the edge lists replaced under it, runs the domain's listener calls unless another thread is running them, then
     /// the sets this transaction deferred.
     @usableFromInline
     func commit(_ root: Domain) {
@@ -69,8 +69,17 @@ extension PropagationState {
         }
         held = nil
         root.unlock()
+        if !retiredEdges.isEmpty { releaseRetiredEdges() }
         if drains { drainDeliveries(from: root) }
         if !jobs.isEmpty { drainJobs() }
+    }
+
+    /// Releases the edge lists the transaction replaced while reading them, outside the domain (a list may hold the
+    /// last reference to a transform, and so to a node).
+    private func releaseRetiredEdges() {
+        let retired = retiredEdges
+        retiredEdges = []
+        extendLifetime(retired)
     }
 
     /// Runs the domain's queued listener calls one at a time, outside the lock, while this thread is its drainer.

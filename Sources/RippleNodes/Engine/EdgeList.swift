@@ -22,7 +22,7 @@ struct EdgeCounts {
 //   propagation reads them without a retain each while it holds the list. Listeners first, in registration
 //   order, then the downstream entries, in link order. Not generic, so building one needs no generic metadata; every
 //   node without edges shares `empty`.
-// - A list some propagation is reading (see `EdgeReaders.swift`) is never mutated: a change builds a new list and the
+// - A list some propagation is reading (see `EdgeSnapshot.swift`) is never mutated: a change builds a new list and the
 //   old one is retired. With no reader (the common case: attaching or cancelling outside a propagation), the list is
 //   changed in place: an append uses spare capacity (doubled when full, so attaching is O(1) amortised), and a
 //   cancelled listener's or unlinked slot's place becomes a *tombstone* (the list's own address, not retained) found

@@ -5,10 +5,13 @@ import Synchronization
 // `Node/GraphNode.swift`).
 //
 // Invariants:
-// - Every change happens under the node's lock; links that push a value also hold the graph's domain (see
-//   `Domain.swift`), so a transaction sees an edge either before or after it is linked, never half-way.
-// - A list nobody propagates through (`isQuiescent`) changes in place (tombstones, appends, compaction); otherwise it
-//   is replaced as a whole and the old one is parked until its readers leave (`EdgeReaders.swift`).
+// - Every change happens holding the graph's domain (see `Domain.swift`), then the node's lock: a transaction sees
+//   an edge either before or after it is linked, never half-way, and propagation reads lists with no reader count
+//   (`EdgeSnapshot.swift`). Links hold the domain through `PropagationState.withDomains`; a cancel and the unlink of
+//   a freed node's transforms through ``Node/withEdgeDomain(_:)``, which defers the change to a later transaction
+//   when this thread runs one of another, busy graph.
+// - A list this thread is not reading (`isBeingRead`) changes in place (tombstones, appends, compaction); otherwise
+//   it is replaced as a whole and the old one is released when the transaction commits.
 // - Every slot's `listIndex` is where the list holds it.
 
 extension Node {
@@ -19,17 +22,17 @@ extension Node {
     }
 
     /// ``addDownstream(_:)`` under `lock`; release what it returns after unlocking.
-    func addDownstreamLocked(_ entry: Unmanaged<AnyObject>) -> ReleasedEdges {
+    func addDownstreamLocked(_ entry: Unmanaged<AnyObject>) -> AnyObject? {
         if edges.isNone {
             // The first edge (every operator's new node): no list to retire, and a lone edge has no index.
             edges = edges.addingDownstream(entry)
             bumpEdgesVersion()
-            return ReleasedEdges(replaced: nil, retired: nil)
+            return nil
         }
-        if isQuiescent, let list = edges.editableList, let index = list.appendDownstreamInPlace(entry) {
+        if !isBeingRead, let list = edges.editableList, let index = list.appendDownstreamInPlace(entry) {
             setListIndex(of: entry, to: index)
             bumpEdgesVersion()
-            return ReleasedEdges(replaced: nil, retired: nil)
+            return nil
         }
         let released = replaceEdges(edges.addingDownstream(entry))
         renumberEdges()
@@ -44,13 +47,13 @@ extension Node {
     /// Unlinks the transform `id`, whose slot here is `slot` (unretained; nil when unknown). The caller holds the
     /// transform, so removing it here never frees it under the lock.
     func removeDownstreamEdge(_ id: ObjectIdentifier, slot: Unmanaged<AnyObject>?) {
-        let released = lock.withLock { () -> ReleasedEdges in
-            if let slot, isQuiescent, let list = edges.editableList {
+        let released = lock.withLock { () -> AnyObject? in
+            if let slot, !isBeingRead, let list = edges.editableList {
                 let typed = unsafeDowncast(slot.takeUnretainedValue(), to: DownstreamSlot<Value>.self)
                 if let removed = list.tombstone(slot, at: typed.listIndex, isListener: false) {
                     bumpEdgesVersion()
                     compactIfSparse(list)
-                    return ReleasedEdges(replaced: removed.takeRetainedValue(), retired: nil)
+                    return removed.takeRetainedValue()
                 }
             }
             // Compared through `edgeRef`: reading `edge`, an existential, would retain and release it.
@@ -80,40 +83,64 @@ extension Node {
     /// Adds `edge` to the listeners: in place when no propagation reads the list (see `EdgeList.swift`). Call under
     /// `lock`; release what it returns after unlocking.
     @usableFromInline
-    final func insertListener(_ edge: ListenEdge<Value>) -> ReleasedEdges {
-        if isQuiescent, let list = edges.editableList,
+    final func insertListener(_ edge: ListenEdge<Value>) -> AnyObject? {
+        if !isBeingRead, let list = edges.editableList,
            let index = list.appendListenerInPlace(edge, renumber: { entry, index in
                setListIndex(of: entry, to: index)
            }) {
             edge.listIndex = index
             bumpEdgesVersion()
-            return ReleasedEdges(replaced: nil, retired: nil)
+            return nil
         }
         let released = replaceEdges(edges.addingListener(edge))
         renumberEdges()
         return released
     }
 
-    /// Marks `edge` dead and drops it, under the lock propagation reads its flag with. Returns what to release after
-    /// the caller is done: the last release of anything in it happens outside the lock.
-    func removeListener(_ edge: ListenEdge<Value>) -> ReleasedEdges {
-        lock.withLock {
-            edge.live = false
-            if isQuiescent, let list = edges.editableList,
-               let removed = list.tombstone(.passUnretained(edge), at: edge.listIndex, isListener: true) {
-                bumpEdgesVersion()
-                compactIfSparse(list)
-                return ReleasedEdges(replaced: removed.takeRetainedValue(), retired: nil)
-            }
-            let released = replaceEdges(edges.removingListener(edge))
-            renumberEdges()
-            return released
+    /// Cancels `edge`: it hears nothing from now on (`live` is read under this lock before every call), and it
+    /// leaves the list under the graph's domain, now or, when this thread runs a transaction of another graph that
+    /// is busy, once that transaction ends.
+    func detachListener(_ edge: ListenEdge<Value>) {
+        lock.withLock { edge.live = false }
+        let detached = withEdgeDomain { [self] in
+            let released = lock.withLock { removeListenerLocked(edge) }
+            extendLifetime(released)
+        }
+        if !detached {
+            PropagationState.current.takeUnretainedValue().queueJob { [self] in detachListener(edge) }
         }
     }
 
-    /// Whether no propagation is reading the edge list, so it may change in place. Call under `lock`.
-    var isQuiescent: Bool {
-        edgeReadersExited.load(ordering: .sequentiallyConsistent) == edgeReadersEntered
+    /// Drops `edge` from the listeners. Call under `lock`, holding the domain; release what it returns after
+    /// unlocking.
+    private func removeListenerLocked(_ edge: ListenEdge<Value>) -> AnyObject? {
+        if !isBeingRead, let list = edges.editableList,
+           let removed = list.tombstone(.passUnretained(edge), at: edge.listIndex, isListener: true) {
+            bumpEdgesVersion()
+            compactIfSparse(list)
+            return removed.takeRetainedValue()
+        }
+        let released = replaceEdges(edges.removingListener(edge))
+        renumberEdges()
+        return released
+    }
+
+    /// Runs `change` holding this node's domain: at once when this thread holds it (or can take it over without
+    /// waiting), as a transaction of its own when the thread holds none. Returns false, without running `change`,
+    /// when the thread runs a transaction of another graph whose domain is busy: the caller defers the change (a
+    /// thread waits for a domain only while it holds none, see `Domain.swift`). Call holding no node lock.
+    final func withEdgeDomain(_ change: () -> Void) -> Bool {
+        let state = threadState.takeUnretainedValue()
+        if let held = state.held {
+            guard joinDomainIfFree(held) else { return false }
+            change()
+            return true
+        }
+        let root = lockOwnDomain()
+        state.held = root
+        change()
+        state.commit(root)
+        return true
     }
 
     /// Tells every listener and slot where the (new) list holds it. Call under `lock`.

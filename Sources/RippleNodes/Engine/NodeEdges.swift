@@ -19,7 +19,7 @@ struct NodeEdges {
 
     /// What the edges hold a counted reference to: the list, or the lone listener or slot.
     @usableFromInline let object: AnyObject?
-    /// What propagation reads (see `EdgeReaders.swift`): `object`, unretained; a placeholder never read for `.none`.
+    /// What propagation reads (see `EdgeSnapshot.swift`): `object`, unretained; a placeholder never read for `.none`.
     /// One field for every shape, so that taking a snapshot does not branch. Declared between the other two, so
     /// that the shape packs after it.
     @usableFromInline let entry: Unmanaged<AnyObject>

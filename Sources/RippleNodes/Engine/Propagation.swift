@@ -233,9 +233,9 @@ extension Node {
             }
             return
         }
-        // One immutable snapshot of both lists, neither retained nor copied (see `EdgeReaders.swift`). It keeps
-        // every listener and slot alive until the end, so the loops below read them unretained.
-        let snapshot = beginReadingEdges()
+        // One snapshot of both lists, neither retained nor copied (see `EdgeSnapshot.swift`): while this node is on
+        // the settle path, nothing releases it, so the loops below read every listener and slot unretained.
+        let snapshot = readEdges(state: state)
         let version = edgesVersion.load(ordering: .relaxed)
         // A lone edge (see `NodeEdges`) is read through this local, as a one-element list.
         var lone = snapshot.object
@@ -307,7 +307,6 @@ extension Node {
             }
             state.path.count &-= 1
         }
-        finishReadingEdges()
     }
 
     /// Queues one listener call of the running transaction.

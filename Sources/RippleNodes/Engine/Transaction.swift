@@ -134,6 +134,8 @@ final class PropagationState {
     /// also how deep this thread recurses (pushes and pops pair up in `settleLocked`), so no separate depth counter.
     @usableFromInline @exclusivity(unchecked) var path = IdentifierStack()
     @usableFromInline @exclusivity(unchecked) var pathBase = 0
+    /// Edge lists replaced while this thread was reading them (see `EdgeSnapshot.swift`), released at commit.
+    @exclusivity(unchecked) var retiredEdges: [AnyObject] = []
     @usableFromInline @exclusivity(unchecked) var jobs = Deque<() -> Void>()
     @exclusivity(unchecked) var drainingJobs = false
     /// No context, for sets without one.

@@ -30,7 +30,6 @@ public class Node<Value: Sendable>: NodeBase, GraphNode, CustomStringConvertible
     // `final`, so code inlined into other modules reads the fields directly rather than through accessors.
     @usableFromInline @exclusivity(unchecked) final var hasValue = false
     @usableFromInline @exclusivity(unchecked) final var mutableFlag: Bool
-    @usableFromInline final let hasRetiredEdges = Atomic<Bool>(false)
     /// The engine's per-thread states, kept here so a set reaches them without the global's lazy-initialisation
     /// check (a `swift_once` call per set on Linux).
     /// Unretained: the global is never freed, and a counted reference cost every node a retain and a release (two
@@ -41,11 +40,6 @@ public class Node<Value: Sendable>: NodeBase, GraphNode, CustomStringConvertible
     @usableFromInline @exclusivity(unchecked) final var mark: UInt64 = 0
     /// Greater than the rank of every upstream linked by a forward edge (see `Ranks.swift`).
     @usableFromInline @exclusivity(unchecked) final var rank: Int32 = 0
-    /// How propagation reads `edges` without retaining it (see `EdgeReaders.swift`): readers that took the list
-    /// (counted under `lock`), readers done with it (counted atomically, outside the lock), and the lists replaced
-    /// while some reader was still out (`hasRetiredEdges` tells whether there are any), released once the two
-    /// counts meet.
-    @usableFromInline @exclusivity(unchecked) final var edgeReadersEntered: UInt32 = 0
     /// The value (see `StoredValue.swift`); `hasValue` tells whether it is set.
     @usableFromInline @exclusivity(unchecked) final var slot: Value?
     @usableFromInline @exclusivity(unchecked) var nameStorage: String?
@@ -54,8 +48,6 @@ public class Node<Value: Sendable>: NodeBase, GraphNode, CustomStringConvertible
     /// Bumped (under `lock`) whenever `edges` is replaced. Propagation compares it with the value it saw with its
     /// snapshot: unchanged, every listener and slot of the snapshot is still attached, with no lock to ask.
     @usableFromInline final let edgesVersion = Atomic<UInt32>(0)
-    @usableFromInline final let edgeReadersExited = Atomic<UInt32>(0)
-    @exclusivity(unchecked) final var retiredEdges: [AnyObject] = []
     @exclusivity(unchecked) var upstream = UpstreamEdges()
     /// Listeners and downstream transforms, replaced as a whole on every change (see `NodeEdges`). Then a flag, in
     /// what would be padding after the edges' one-byte shape.
