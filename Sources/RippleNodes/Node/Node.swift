@@ -17,7 +17,7 @@ let nodeCounter = LiveObjectCounter("Node")
 /// `@unchecked Sendable`: every mutable stored property below is read and written only under `lock` (`edgesVersion`
 /// is atomic and only written under it).
 @_fixed_layout
-public class Node<Value: Sendable>: NodeBase, GraphNode, CustomStringConvertible, @unchecked Sendable {
+public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @unchecked Sendable {
     // The fields are declared in this order so that they pack: a node is 162 bytes on Linux (a 176-byte allocation;
     // 208 before, when the flags each took a word of padding, and so did the edges' shape).
     // The counters are 32-bit: each is only ever compared for equality with a value read moments before, which 2^32
@@ -60,7 +60,6 @@ public class Node<Value: Sendable>: NodeBase, GraphNode, CustomStringConvertible
     @inlinable
     init(storage: Value?, mutable: Bool) {
         self.mutableFlag = mutable
-        super.init()
         if var storage { _ = exchangeValue(&storage) }
         Self.didCreate()
     }
