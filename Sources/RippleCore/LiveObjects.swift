@@ -56,14 +56,16 @@ package final class LiveObjectCounter: Sendable {
         live.load(ordering: .relaxed)
     }
 
+    // Wrapping: a checked `add` compiles to a compare-exchange loop with an overflow test (~4 instructions more
+    // than one `lock xadd`), and a count of live objects cannot reach `Int.max`.
     @inline(__always)
     package func increment() {
-        live.add(1, ordering: .relaxed)
+        live.wrappingAdd(1, ordering: .relaxed)
     }
 
     @inline(__always)
     package func decrement() {
-        live.subtract(1, ordering: .relaxed)
+        live.wrappingSubtract(1, ordering: .relaxed)
     }
 }
 
@@ -107,12 +109,13 @@ package struct LiveObjectTally: ~Copyable, Sendable {
         if !registered.load(ordering: .acquiring) {
             register()
         }
-        live.add(1, ordering: .relaxed)
+        // Wrapping, as `LiveObjectCounter`'s (SubjectCreating 2,826 → 2,814 with both of the subscriber's).
+        live.wrappingAdd(1, ordering: .relaxed)
     }
 
     @inlinable @inline(__always)
     package func decrement() {
-        live.subtract(1, ordering: .relaxed)
+        live.wrappingSubtract(1, ordering: .relaxed)
     }
 
     /// Registers this tally once under `name`; `reader` must read this tally's ``count``. Later calls, from any
