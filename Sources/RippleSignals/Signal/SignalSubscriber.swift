@@ -1,7 +1,15 @@
 import RippleCore
 import Synchronization
 
-let subscriberCounter = LiveObjectCounter("Signal.SignalSubscriber")
+/// Every live `SignalSubscriber`. A tally, not a `LiveObjectCounter`: statically laid out, it spares every
+/// subscription two `swift_once`s and two calls (callgrind, SubjectCreating 2,879 → 2,844 instructions).
+let subscriberTally = LiveObjectTally()
+
+/// Makes "Signal.SignalSubscriber" visible to `RippleDiagnostics`: called once, by the first subscriber made.
+@inline(never)
+func registerSubscriberTally() {
+    subscriberTally.register("Signal.SignalSubscriber") { subscriberTally.count }
+}
 
 /// Counts a subscriber made by `SignalSubscriber.init`, which is inlinable and cannot name the package-level counter.
 /// A subscriber is made right before its subscription's action runs and attached right after, so it also enters
@@ -10,7 +18,7 @@ let subscriberCounter = LiveObjectCounter("Signal.SignalSubscriber")
 /// against 11,332 without the check; here it costs ~30 per subscription).
 @usableFromInline
 func countSubscriberMade() -> (TrampolineReference, UInt8, UInt32) {
-    subscriberCounter.increment()
+    subscriberTally.increment(registering: registerSubscriberTally)
     return enterSubscription()
 }
 
@@ -82,7 +90,7 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
         if !core.isClosed {
             core.dispose()
         }
-        subscriberCounter.decrement()
+        subscriberTally.decrement()
         if flags & SubscriberFlags.checkpoint != 0 {
             releaseDeep()
         }
