@@ -89,7 +89,7 @@ extension Node {
 
     /// Bumps `edgesVersion` for a change made in place. Call under `lock`.
     func bumpEdgesVersion() {
-        edgesVersion.store(edgesVersion.load(ordering: .relaxed) &+ 1, ordering: .releasing)
+        edgesVersion &+= 1
     }
 
     #if RIPPLE_INTERNAL_CHECKS

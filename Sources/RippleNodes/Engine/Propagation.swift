@@ -236,7 +236,7 @@ extension Node {
         // One snapshot of both lists, neither retained nor copied (see `EdgeSnapshot.swift`): while this node is on
         // the settle path, nothing releases it, so the loops below read every listener and slot unretained.
         let snapshot = readEdges(state: state)
-        let version = edgesVersion.load(ordering: .relaxed)
+        let version = edgesVersion
         // A lone edge (see `NodeEdges`) is read through this local, as a one-element list.
         var lone = snapshot.object
         withUnsafeMutablePointer(to: &lone) { lonePointer in
@@ -298,7 +298,7 @@ extension Node {
                     // unless `edgesVersion` is unchanged, check it against the current edges, under this node's
                     // lock. Nothing ran before the first hop of a node without listeners.
                     if downstream[index].toOpaque() != tombstone
-                        && ((index == 0 && listenerCount == 0) || edgesVersion.load(ordering: .acquiring) == version
+                        && ((index == 0 && listenerCount == 0) || edgesVersion == version
                             || isStillDownstream(downstream[index], since: snapshot.object)) {
                         push(value, along: downstream[index], senders: senders, context: context, state: state)
                     }

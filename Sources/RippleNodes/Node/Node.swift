@@ -15,7 +15,7 @@ let nodeCounter = LiveObjectCounter("Node")
 /// ```
 ///
 /// `@unchecked Sendable`: every mutable stored property below is read and written only under `lock` (`edgesVersion`
-/// is atomic and only written under it).
+/// under the graph's domain).
 @_fixed_layout
 public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @unchecked Sendable {
     // The fields are declared in this order so that they pack: a node is 162 bytes on Linux (a 176-byte allocation;
@@ -45,9 +45,10 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
     @usableFromInline @exclusivity(unchecked) var nameStorage: String?
     /// The Observation registrar, created on the first read of `value` (see `NodeObservation.swift`).
     @usableFromInline @exclusivity(unchecked) final var observation: NodeObservation?
-    /// Bumped (under `lock`) whenever `edges` is replaced. Propagation compares it with the value it saw with its
-    /// snapshot: unchanged, every listener and slot of the snapshot is still attached, with no lock to ask.
-    @usableFromInline final let edgesVersion = Atomic<UInt32>(0)
+    /// Bumped whenever `edges` changes (under the domain and `lock`). Propagation compares it with the value it saw
+    /// with its snapshot: unchanged, every listener and slot of the snapshot is still attached, with no lock to ask.
+    /// Plain: every writer and every reader holds the graph's domain (see `EdgeSnapshot.swift`).
+    @usableFromInline @exclusivity(unchecked) final var edgesVersion: UInt32 = 0
     @exclusivity(unchecked) var upstream = UpstreamEdges()
     /// Listeners and downstream transforms, replaced as a whole on every change (see `NodeEdges`). Then a flag, in
     /// what would be padding after the edges' one-byte shape.
