@@ -30,7 +30,7 @@ public final class ListenEdge<Value: Sendable>: CancelToken, @unchecked Sendable
     @usableFromInline @exclusivity(unchecked) var handoff: AnyObject?
     /// Whether the listener reads the sender list (`withSenderListAndContextBlock`): only then is it kept for the
     /// call, which runs after the transaction. Set before the edge is attached.
-    @usableFromInline var wantsSenders = false
+    @usableFromInline @exclusivity(unchecked) var wantsSenders = false
 
     // Inlinable, so a listener is built specialised in the client (no generic metadata look-ups).
     @inlinable
