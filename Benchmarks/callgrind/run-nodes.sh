@@ -61,8 +61,12 @@ for dir in "$release"/*.build; do
     case "$(basename "$dir")" in
         *Tests.build | *Tour*.build | *Testing*.build | *Macros.build | *Discovered*.build | OpenCombine*.build) continue ;;
     esac
-    objects=("$dir"/*.o)
-    [ -e "${objects[0]}" ] && ar rcs "$out/libnodes.a" "${objects[@]}"
+    # The objects of the target's current sources only (its output file map): a scratch folder keeps the objects
+    # of files since deleted, which would clash with their replacements at link time.
+    mapfile -t objects < <(python3 -c 'import json, os, sys
+for source, outputs in json.load(open(sys.argv[1])).items():
+    if source and os.path.exists(outputs.get("object", "")): print(outputs["object"])' "$dir/output-file-map.json" 2>/dev/null)
+    [ ${#objects[@]} -gt 0 ] && ar rcs "$out/libnodes.a" "${objects[@]}"
 done
 
 echo "== compiling the harness" >&2
