@@ -184,7 +184,7 @@ extension Node where Value == Void {
     /// let sum = Node.combine(a, b).mapEach { a, b in a + b }
     /// ```
     ///
-    /// Two to five inputs take the specialised overloads in `CombineArities.swift`; this one runs generic.
+    /// Two to ten inputs take the specialised overloads in `CombineArities.swift`; this one runs generic.
     public static func combine<each Input: Sendable>(_ nodes: repeat Node<each Input>) -> Node<(repeat each Input)> {
         var count = 0
         for _ in repeat each nodes { count += 1 }
