@@ -17,11 +17,12 @@ private final class WeakRef<Object: AnyObject>: @unchecked Sendable {
     }
 }
 
-/// Propagation reads a node's edge list without retaining it; a list replaced meanwhile is parked until the last
-/// reader leaves (see `EdgeReaders.swift`). These tests pin both halves: parked lists stay alive while read, and are
-/// released once the reading ends.
+/// Propagation reads a node's edge list without retaining it; a list the reading thread replaces meanwhile (from a
+/// closure it calls) is released when the transaction commits, and other threads wait for the domain (see
+/// `EdgeSnapshot.swift`). These tests pin both halves: replaced lists stay alive while read, and are released once
+/// the reading ends.
 @Suite("Engine: edge lists replaced during propagation")
-struct EdgeReaderTests {
+struct EdgeSnapshotTests {
     @Test func aTransformUnlinkedDuringPropagationLivesUntilItEndsThenIsFreed() {
         let source = MutableNode(0)
         let bag = CancelBag()
@@ -76,8 +77,8 @@ struct EdgeReaderTests {
     }
 
     /// Some threads set a chain's source while others link and drop derived nodes on it, so edge lists are replaced
-    /// while other threads read them. Every dropped transform must be freed once the threads are done: a parked list
-    /// left behind (a missed hand-over between the last reader and a writer) would keep one alive.
+    /// while other threads read them. Every dropped transform must be freed once the threads are done: a replaced
+    /// list left behind would keep one alive.
     @Test(.tags(.stress)) func everyTransformReplacedDuringConcurrentPropagationIsFreed() {
         let source = MutableNode(0)
         let middle = source.map { $0 + 1 }
