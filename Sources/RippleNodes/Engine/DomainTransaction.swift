@@ -22,7 +22,11 @@ struct CollectedSet {
 extension PropagationState {
     /// Runs `body` holding the merged domain of `nodes` (the thread holds none), then commits.
     func transact(_ nodes: [any DomainMember], _ body: () -> Void) {
-        let root = lockAll(nodes)
+        transact(holding: lockAll(nodes), body)
+    }
+
+    /// Runs `body` as a transaction of `root`, which this thread has just locked (it held no domain), then commits.
+    func transact(holding root: Domain, _ body: () -> Void) {
         held = root
         body()
         commit(root)

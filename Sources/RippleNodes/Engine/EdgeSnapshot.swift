@@ -71,20 +71,25 @@ extension Node {
         swap(&edges, &swapped)
         bumpEdgesVersion()
         guard let previous = swapped.object else { return nil }
-        guard isBeingRead else { return previous }
-        PropagationState.current.takeUnretainedValue().retiredEdges.append(previous)
-        return nil
+        return threadState._withUnsafeGuaranteedRef { state in
+            guard isBeingRead(by: state) else { return previous }
+            state.retiredEdges.append(previous)
+            return nil
+        }
     }
 
     /// Whether this thread is reading the edges now, further up its stack. Call under `lock`, holding the domain:
     /// no other thread can be reading them then.
     var isBeingRead: Bool {
-        threadState._withUnsafeGuaranteedRef { state in
-            #if RIPPLE_INTERNAL_CHECKS
-            checkDomainHeld(state, api: "an edge change")
-            #endif
-            return state.path.count > 0 && state.path.contains(ObjectIdentifier(self), from: 0)
-        }
+        threadState._withUnsafeGuaranteedRef { isBeingRead(by: $0) }
+    }
+
+    /// ``isBeingRead`` for a caller that has this thread's state at hand.
+    private func isBeingRead(by state: PropagationState) -> Bool {
+        #if RIPPLE_INTERNAL_CHECKS
+        checkDomainHeld(state, api: "an edge change")
+        #endif
+        return state.path.count > 0 && state.path.contains(ObjectIdentifier(self), from: 0)
     }
 
     /// Bumps `edgesVersion` for a change made in place. Call under `lock`.

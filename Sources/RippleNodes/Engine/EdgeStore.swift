@@ -136,10 +136,7 @@ extension Node {
             change()
             return true
         }
-        let root = lockOwnDomain()
-        state.held = root
-        change()
-        state.commit(root)
+        state.transact(holding: lockOwnDomain(), change)
         return true
     }
 
