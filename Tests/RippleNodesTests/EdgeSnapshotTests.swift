@@ -8,15 +8,6 @@ import Testing
 /// freed.
 private final class Tracked: Sendable {}
 
-/// A weak reference a `@Sendable` closure can carry. `@unchecked Sendable`: weak loads and stores are atomic.
-private final class WeakRef<Object: AnyObject>: @unchecked Sendable {
-    weak var object: Object?
-
-    init(_ object: Object) {
-        self.object = object
-    }
-}
-
 /// Propagation reads a node's edge list without retaining it; a list the reading thread replaces meanwhile (from a
 /// closure it calls) is released when the transaction commits, and other threads wait for the domain (see
 /// `EdgeSnapshot.swift`). These tests pin both halves: replaced lists stay alive while read, and are released once
@@ -27,7 +18,7 @@ struct EdgeSnapshotTests {
         let source = MutableNode(0)
         let bag = CancelBag()
         var tracked: Tracked? = Tracked()
-        let weakTracked = WeakRef(tracked!)
+        let weakTracked = WeakReference(tracked!)
         let derived = Locked<Node<Int>?>(nil)
         let aliveAfterDropping = Locked<Bool?>(nil)
         // Listeners run after the transaction (engine 3), so the drop happens in a sibling transform, linked first.
@@ -85,14 +76,14 @@ struct EdgeSnapshotTests {
         let keepAlive = CancelBag()
         let delivered = Locked(0)
         middle.listened(by: keepAlive).withBlock { _ in delivered.withLock { $0 += 1 } }
-        let trackers = Locked<[WeakRef<Tracked>]>([])
+        let trackers = Locked<[WeakReference<Tracked>]>([])
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
             for index in 0..<400 {
                 if thread % 2 == 0 {
                     source.value = index
                 } else {
                     let tracked = Tracked()
-                    trackers.withLock { $0.append(WeakRef(tracked)) }
+                    trackers.withLock { $0.append(WeakReference(tracked)) }
                     let bag = CancelBag()
                     let node = thread % 4 == 1 ? source : middle
                     node.map { [tracked] in

@@ -25,10 +25,6 @@ struct FlattenSpecialisationTests {
         }
     }
 
-    private final class WeakBox<Object: AnyObject>: @unchecked Sendable {
-        weak var object: Object?
-    }
-
     private final class UnownedBox<Object: AnyObject>: @unchecked Sendable {
         unowned(safe) var object: Object
 
@@ -84,7 +80,7 @@ struct FlattenSpecialisationTests {
     /// this from the runtime's reference counts; a shortcut that skipped the link broke this case.)
     @Test(arguments: ["weak", "unowned"])
     func anInnerNodeReferencedWeaklyOrUnownedIsLinked(_ kind: String) throws {
-        let weakBox = WeakBox<Node<Int>>()
+        let weakBox = WeakReference<Node<Int>>()
         let unownedBoxes = Locked<[UnownedBox<Node<Int>>]>([])
         let source = MutableNode<Int>()
         let output = source.flattenMap { value -> Node<Int> in

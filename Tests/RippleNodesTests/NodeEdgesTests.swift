@@ -5,15 +5,6 @@ import Testing
 /// Something a closure holds, so a test can see when the edge holding the closure is freed.
 private final class Held: Sendable {}
 
-/// A weak reference a `@Sendable` closure can carry. `@unchecked Sendable`: weak loads and stores are atomic.
-private final class WeakHeld: @unchecked Sendable {
-    weak var object: Held?
-
-    init(_ object: Held) {
-        self.object = object
-    }
-}
-
 /// A node with exactly one listener, or exactly one downstream transform, keeps that edge on its own rather than in
 /// a list (see `NodeEdges`). These tests walk every change between the lone shapes and the list.
 @Suite("Engine: lone edges and edge lists")
@@ -89,7 +80,7 @@ struct NodeEdgesTests {
         let token = Locked<(any CancelToken)?>(nil)
         let heard = Locked<[Int]>([])
         var held: Held? = Held()
-        let weakHeld = WeakHeld(held!)
+        let weakHeld = WeakReference(held!)
         // `source` is empty, so nothing is delivered while `token` is locked here.
         token.withLock {
             $0 = source.listened(by: bag).withBlock { [held] value in
@@ -113,7 +104,7 @@ struct NodeEdgesTests {
         let source = MutableNode(0)
         let bag = CancelBag()
         var held: Held? = Held()
-        let weakHeld = WeakHeld(held!)
+        let weakHeld = WeakReference(held!)
         let token = Locked<(any CancelToken)?>(nil)
         let heard = Locked<[Int]>([])
         do {
