@@ -453,6 +453,31 @@ struct CrossDomainEdgeChangeTests {
         #expect(wrong.value == [])
     }
 
+    /// Ten thousand listeners of one node each cancel themselves on their first value after the attach, while two
+    /// threads set the node: each hears its attach value and exactly one more, and none is left attached.
+    @Test func tenThousandListenersCancellingThemselvesWhileTwoThreadsSet() {
+        let node = MutableNode(0)
+        let bag = CancelBag()
+        let heard = (0..<10_000).map { _ in Locked<[Int]>([]) }
+        let tokens = (0..<10_000).map { _ in Locked<(any CancelToken)?>(nil) }
+        for index in 0..<10_000 {
+            // The attach value is delivered while `tokens[index]` is locked: only later values take that lock.
+            tokens[index].withLock {
+                $0 = node.listened(by: bag).withBlock { value in
+                    heard[index].withLock { $0.append(value) }
+                    if value != 0 { tokens[index].withLock { $0?.cancel() } }
+                }
+            }
+        }
+        onThreads(2) { thread in
+            for value in 1...50 { node.value = thread * 1_000 + value }
+        }
+        let wrong = heard.enumerated().filter { $0.element.value.count != 2 || $0.element.value[0] != 0 }
+        #expect(wrong.map { "\($0.offset): \($0.element.value)" }.prefix(5) == [])
+        #expect(!node.hasListener)
+        bag.cancel()
+    }
+
     /// A node of another graph freed from a transform leaves its upstream's list, and nothing reaches it.
     @Test func aNodeFreedFromATransformIsUnlinked() {
         let wrong = Locked<[String]>([])
