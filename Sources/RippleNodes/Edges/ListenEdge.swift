@@ -7,23 +7,28 @@ let listenEdgeCounter = LiveObjectCounter("ListenEdge")
 /// listener owner's `CancelBag`; cancelling it — or freeing the owner — detaches it and releases the node.
 ///
 /// `@unchecked Sendable`: `node` is written once after init, by the one `cancel()` that flips `cancelled`; `live` is
-/// only touched under the node's lock (the node it was created for); `action` is immutable.
+/// atomic; `delivering` and `handoff` are only touched under `handoffLock`; `action` is immutable.
+///
+/// A queued call needs nothing but the edge: whether it still runs and whether it is handed over are asked of the
+/// edge itself, so the call does not hold the node (a node read through a weak reference has a side table, and each
+/// retain and release of it takes the runtime's slow path: ~200 instructions a call).
 @_fixed_layout
 public final class ListenEdge<Value: Sendable>: CancelToken, @unchecked Sendable {
     /// An atomic flag rather than a lock: only one `cancel()` may win, and nothing else needs guarding.
     private let cancelled = Atomic<Bool>(false)
     @usableFromInline @exclusivity(unchecked) var node: Node<Value>?
-    /// False once cancelled. Guarded by the node's lock, which propagation holds anyway when it takes the listener
-    /// list: no lock of its own per call.
-    @usableFromInline @exclusivity(unchecked) var live = true
+    /// False once cancelled (set by `Node.detachListener`, before the edge leaves the list). Read once per call, as
+    /// a plain load: a call queued before the cancel and run after it is skipped.
+    @usableFromInline let live = Atomic<Bool>(true)
     /// Where the node's ``EdgeList`` holds this edge, for an O(1) cancel; guarded by the node's lock.
     @usableFromInline @exclusivity(unchecked) var listIndex = -1
     @usableFromInline let action: @Sendable (Value, (any Sendable)?) -> Void
     /// While the attaching thread delivers the value it read (see `Node.attachDeliveringCurrent`), propagations on
     /// other threads hand their newer values to it instead of calling `action` themselves: the listener hears them
     /// after, in order, and never ends with the older value. `initialPending` is the lock-free hint propagation
-    /// reads per call; `delivering` and `handoff` are guarded by the node's lock.
+    /// reads per call; `delivering` and `handoff` are guarded by `handoffLock`.
     @usableFromInline let initialPending = Atomic<Bool>(false)
+    @usableFromInline let handoffLock = RawLock()
     @usableFromInline @exclusivity(unchecked) var delivering = false
     /// A ``Handoff`` box: a class reference, so the unspecialised deinit frees it with a plain release (a stored
     /// `(Value, (any Sendable)?)?` made it look up the tuple's metadata, ~700 instructions per listener).
@@ -59,6 +64,34 @@ public final class ListenEdge<Value: Sendable>: CancelToken, @unchecked Sendable
 
     public var isCancelled: Bool {
         cancelled.load(ordering: .acquiring)
+    }
+
+    /// One listener call, run by the domain's drainer outside every lock: skipped when the listener was cancelled
+    /// since; handed to the thread still delivering its first value, if one is (see `Node.attachDeliveringCurrent`).
+    @inlinable
+    final func deliver(_ value: Value, context: (any Sendable)?, senders: SenderSnapshot?) {
+        guard live.load(ordering: .acquiring) else { return }
+        if initialPending.load(ordering: .relaxed) && handOff(value, context: context) { return }
+        if let senders {
+            PropagationState.withDeliveringSenders(senders) { action(value, context) }
+        } else {
+            action(value, context)
+        }
+    }
+
+    /// Hands `value` to the thread still delivering this edge's first value, if it is; returns false otherwise (the
+    /// caller then calls the listener itself).
+    @inlinable
+    final func handOff(_ value: Value, context: (any Sendable)?) -> Bool {
+        let box = Handoff(value, context: context)
+        handoffLock.lock()
+        let handed = delivering
+        // A value handed earlier and not taken yet is replaced; released after unlocking (it may hold a node).
+        var replaced: AnyObject? = nil
+        if handed { (replaced, handoff) = (handoff, box) }
+        handoffLock.unlock()
+        extendLifetime(replaced)
+        return handed
     }
 }
 

@@ -46,7 +46,7 @@ extension Node {
         }
         let current = storage
         if current != nil {
-            edge.delivering = true
+            edge.handoffLock.withLock { edge.delivering = true }
             edge.initialPending.store(true, ordering: .relaxed)
         }
         let released = insertListener(edge)
@@ -60,38 +60,20 @@ extension Node {
         guard var next = current else { return }
         var context: (any Sendable)? = nil
         while true {
-            lock.lock()
-            let live = edge.live
-            lock.unlock()
-            if live { edge.action(next, context) }
-            lock.lock()
+            if edge.live.load(ordering: .acquiring) { edge.action(next, context) }
+            edge.handoffLock.lock()
             guard let handed = edge.handoff else {
                 edge.delivering = false
                 edge.initialPending.store(false, ordering: .relaxed)
-                lock.unlock()
+                edge.handoffLock.unlock()
                 return
             }
             edge.handoff = nil
-            lock.unlock()
+            edge.handoffLock.unlock()
             let box = unsafeDowncast(handed, to: Handoff<Value>.self)
             next = box.value
             context = box.context
         }
-    }
-
-    /// Hands `value` to the thread still delivering `edge`'s first value, if it is; returns false otherwise (the
-    /// caller then calls the listener itself).
-    @inlinable
-    final func handOff(_ value: Value, context: (any Sendable)?, to edge: ListenEdge<Value>) -> Bool {
-        let box = Handoff(value, context: context)
-        lock.lock()
-        let handed = edge.delivering
-        // A value handed earlier and not taken yet is replaced; released after unlocking (it may hold a node).
-        var replaced: AnyObject? = nil
-        if handed { (replaced, edge.handoff) = (edge.handoff, box) }
-        lock.unlock()
-        extendLifetime(replaced)
-        return handed
     }
 }
 

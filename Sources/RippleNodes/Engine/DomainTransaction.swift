@@ -1,3 +1,4 @@
+import DequeModule
 import RippleCore
 
 // How a transaction holds its domain, commits, and hands its listener calls over.
@@ -66,15 +67,18 @@ extension PropagationState {
         #if RIPPLE_INTERNAL_CHECKS
         checkInvariants(root)
         #endif
-        var drains = false
-        if root.drainer == nil && !root.deliveries.isEmpty {
+        // Taking the calls out here, under the lock the transaction already holds, saves the drain a lock round
+        // trip per set.
+        var calls = Deque<() -> Void>()
+        let drains = root.drainer == nil && !root.deliveries.isEmpty
+        if drains {
             root.drainer = ObjectIdentifier(self)
-            drains = true
+            swap(&calls, &root.deliveries)
         }
         held = nil
         root.unlock()
         if !retiredEdges.isEmpty { releaseRetiredEdges() }
-        if drains { drainDeliveries(from: root) }
+        if drains { drainDeliveries(from: root, taken: &calls) }
         if !jobs.isEmpty { drainJobs() }
     }
 
@@ -86,12 +90,15 @@ extension PropagationState {
         extendLifetime(retired)
     }
 
-    /// Runs the domain's queued listener calls one at a time, outside the lock, while this thread is its drainer.
-    /// A domain merged meanwhile is followed to its root; a root another thread drains is left to that thread.
-    func drainDeliveries(from start: Domain) {
+    /// Runs the domain's queued listener calls, in order, outside the lock, while this thread is its drainer:
+    /// `taken` (the calls already taken out), then whatever was queued meanwhile, all of it taken out at each turn,
+    /// so a commit that queued many calls costs one lock round trip, not one per call. A domain merged meanwhile is
+    /// followed to its root; a root another thread drains is left to that thread.
+    func drainDeliveries(from start: Domain, taken: inout Deque<() -> Void>) {
         let me = ObjectIdentifier(self)
         var domain = start
         while true {
+            while let call = taken.popFirst() { call() }
             domain = Domain.lockRoot(from: domain)
             if domain.drainer != me {
                 guard domain.drainer == nil else {
@@ -100,13 +107,16 @@ extension PropagationState {
                 }
                 domain.drainer = me
             }
-            guard let call = domain.deliveries.popFirst() else {
+            // `taken` is empty; swapped in, its storage serves the domain's next calls (a queue allocated and freed
+            // per set cost SubjectPumping ~400 instructions).
+            if domain.deliveries.isEmpty {
+                swap(&taken, &domain.deliveries)
                 domain.drainer = nil
                 domain.unlock()
                 return
             }
+            swap(&taken, &domain.deliveries)
             domain.unlock()
-            call()
         }
     }
 

@@ -97,11 +97,11 @@ extension Node {
         return released
     }
 
-    /// Cancels `edge`: it hears nothing from now on (`live` is read under this lock before every call), and it
+    /// Cancels `edge`: it hears nothing from now on (`live` is read before every call), and it
     /// leaves the list under the graph's domain, now or, when this thread runs a transaction of another graph that
     /// is busy, once that transaction ends.
     func detachListener(_ edge: ListenEdge<Value>) {
-        lock.withLock { edge.live = false }
+        edge.live.store(false, ordering: .releasing)
         let detached = withEdgeDomain { [self] in
             let released = lock.withLock { removeListenerLocked(edge) }
             extendLifetime(released)

@@ -309,16 +309,15 @@ extension Node {
         }
     }
 
-    /// Queues one listener call of the running transaction.
+    /// Queues one listener call of the running transaction. The call captures the edge, not this node (see
+    /// ``ListenEdge``).
     @inlinable
     final func collectDelivery(_ value: Value, context: (any Sendable)?, to listener: ListenEdge<Value>,
                                state: PropagationState) {
         let senders = listener.wantsSenders ? state.senderSnapshot() : nil
         // Straight into the held domain's queue (its lock is held): the calls join it in settle order, after every
         // earlier transaction's.
-        state.held!.deliveries.append { [self] in
-            self.deliver(value, context: context, to: listener, senders: senders)
-        }
+        state.held!.deliveries.append { listener.deliver(value, context: context, senders: senders) }
     }
 
     /// Queues the calls of several listeners of this node, as one entry of the domain's queue.
@@ -326,27 +325,8 @@ extension Node {
     final func collectDeliveries(_ value: Value, context: (any Sendable)?, to listeners: [ListenEdge<Value>],
                                  state: PropagationState) {
         let senders = listeners.contains { $0.wantsSenders } ? state.senderSnapshot() : nil
-        state.held!.deliveries.append { [self] in
-            for listener in listeners { self.deliver(value, context: context, to: listener, senders: senders) }
-        }
-    }
-
-    /// One listener call, run by the domain's drainer outside every lock: skipped when the listener was cancelled
-    /// since; handed to the thread still delivering its first value, if one is (see `attachDeliveringCurrent`).
-    @inlinable
-    final func deliver(_ value: Value, context: (any Sendable)?, to listener: ListenEdge<Value>,
-                       senders: SenderSnapshot?) {
-        lock.lock()
-        let live = listener.live
-        lock.unlock()
-        guard live else { return }
-        if listener.initialPending.load(ordering: .relaxed) && handOff(value, context: context, to: listener) {
-            return
-        }
-        if let senders {
-            PropagationState.withDeliveringSenders(senders) { listener.action(value, context) }
-        } else {
-            listener.action(value, context)
+        state.held!.deliveries.append {
+            for listener in listeners { listener.deliver(value, context: context, senders: senders) }
         }
     }
 
