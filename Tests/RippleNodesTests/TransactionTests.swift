@@ -289,6 +289,29 @@ struct TransactionTests {
         #expect(heard.values == ["(2, 3)", "(3, 4)"])
     }
 
+    /// One commit's listener calls run as one batch, outside the lock: a listener cancelled by an earlier call of the
+    /// same commit is still skipped, and a set made from a call is heard after the whole batch, in transaction order.
+    @Test func aCallCancelledByAnEarlierCallOfTheSameCommitIsSkipped() {
+        let bag = CancelBag()
+        let a = MutableNode(0)
+        let heard = Recorder<String>()
+        let second = Locked<(any CancelToken)?>(nil)
+        a.listened(by: bag).withBlock { value in
+            heard.record("first \(value)")
+            if value == 1 { second.value?.cancel() }
+        }
+        second.withLock { $0 = a.listened(by: bag).withBlock { heard.record("second \($0)") } }
+        let b = a.map { $0 * 10 }
+        b.listened(by: bag).withBlock { value in
+            heard.record("b \(value)")
+            if value == 10 { a.value = 2 }
+        }
+        heard.reset()
+        a.value = 1
+        #expect(heard.values == ["first 1", "b 10", "first 2", "b 20"])
+        #expect(second.value?.isCancelled == true)
+    }
+
     /// A diamond built first, then fed from the end of a deeper chain: linking raises the ranks below it (the
     /// worklist walk), so it still settles once.
     @Test func linkingAnExistingGraphBelowADeeperNodeRaisesItsRanks() {
