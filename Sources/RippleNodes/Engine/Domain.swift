@@ -78,6 +78,13 @@ final class Domain: @unchecked Sendable {
         drainer = nil
     }
 
+    /// Takes every queued call out, leaving the queue empty. Call under the lock.
+    func takeDeliveries() -> Deque<() -> Void> {
+        var taken = Deque<() -> Void>()
+        swap(&taken, &deliveries)
+        return taken
+    }
+
     /// The root of `start`'s tree, locked. Call holding no domain lock (it waits).
     static func lockRoot(from start: Domain) -> Domain {
         var domain = start

@@ -68,17 +68,16 @@ extension PropagationState {
         checkInvariants(root)
         #endif
         // Taking the calls out here, under the lock the transaction already holds, saves the drain a lock round
-        // trip per set.
-        var calls = Deque<() -> Void>()
-        let drains = root.drainer == nil && !root.deliveries.isEmpty
-        if drains {
+        // trip per set; a commit that queued none touches no queue.
+        var calls: Deque<() -> Void>? = nil
+        if root.drainer == nil && !root.deliveries.isEmpty {
             root.drainer = ObjectIdentifier(self)
-            swap(&calls, &root.deliveries)
+            calls = root.takeDeliveries()
         }
         held = nil
         root.unlock()
         if !retiredEdges.isEmpty { releaseRetiredEdges() }
-        if drains { drainDeliveries(from: root, taken: &calls) }
+        if let taken = calls.take() { drainDeliveries(from: root, taken: taken) }
         if !jobs.isEmpty { drainJobs() }
     }
 
@@ -94,7 +93,7 @@ extension PropagationState {
     /// `taken` (the calls already taken out), then whatever was queued meanwhile, all of it taken out at each turn,
     /// so a commit that queued many calls costs one lock round trip, not one per call. A domain merged meanwhile is
     /// followed to its root; a root another thread drains is left to that thread.
-    func drainDeliveries(from start: Domain, taken: inout Deque<() -> Void>) {
+    func drainDeliveries(from start: Domain, taken: consuming Deque<() -> Void>) {
         let me = ObjectIdentifier(self)
         var domain = start
         while true {
