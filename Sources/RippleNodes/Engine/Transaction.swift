@@ -44,6 +44,9 @@ let frameIDBlock: UInt64 = 1_024
 let directDepthLimit = 48
 
 /// A node waiting to settle: in the rank queue (several upstreams) or on the deferred stack (too deep to recurse).
+///
+/// Its set's context is boxed, and only when there is one: an inline `(any Sendable)?` made every copy of an entry
+/// (the heap moves them about) go through the existential's value witnesses.
 @usableFromInline @frozen
 struct PendingEntry {
     @usableFromInline var rank: Int
@@ -52,17 +55,29 @@ struct PendingEntry {
     @usableFromInline let node: Unmanaged<AnyObject>
     /// `Node<Value>.settlePending`, built where `Value` is concrete.
     @usableFromInline let settle: (Unmanaged<AnyObject>, PropagationState, (any Sendable)?) -> Void
-    @usableFromInline let context: (any Sendable)?
+    /// The set's context, or nil when it has none.
+    @usableFromInline let context: PendingContext?
 
     @inlinable
     init(rank: Int, order: UInt64, node: Unmanaged<AnyObject>,
          settle: @escaping (Unmanaged<AnyObject>, PropagationState, (any Sendable)?) -> Void,
-         context: (any Sendable)?) {
+         context: PendingContext?) {
         self.rank = rank
         self.order = order
         self.node = node
         self.settle = settle
         self.context = context
+    }
+}
+
+/// A set's context, kept for a node that waits to settle.
+@usableFromInline
+final class PendingContext: Sendable {
+    @usableFromInline let value: any Sendable
+
+    @usableFromInline
+    init(_ value: any Sendable) {
+        self.value = value
     }
 }
 
@@ -267,7 +282,8 @@ final class PropagationState {
                  settle: @escaping (Unmanaged<AnyObject>, PropagationState, (any Sendable)?) -> Void) {
         order &+= 1
         waiting &+= 1
-        let entry = PendingEntry(rank: rank ?? 0, order: order, node: node, settle: settle, context: context)
+        let boxed = context.map(PendingContext.init)
+        let entry = PendingEntry(rank: rank ?? 0, order: order, node: node, settle: settle, context: boxed)
         if rank == nil { deferred.append(entry) } else { queue.insert(entry, base: queueBase) }
     }
 
@@ -276,19 +292,21 @@ final class PropagationState {
     @usableFromInline
     func runPending() {
         while true {
+            let entry: PendingEntry
             if deferred.count > deferredBase {
-                let entry = deferred.removeLast()
-                waiting &-= 1
-                entry.settle(entry.node, self, entry.context)
-                entry.node.release()
+                entry = deferred.removeLast()
             } else if queue.count > queueBase {
-                let entry = queue.popMin(base: queueBase)
-                waiting &-= 1
-                entry.settle(entry.node, self, entry.context)
-                entry.node.release()
+                entry = queue.popMin(base: queueBase)
             } else {
                 return
             }
+            waiting &-= 1
+            if let context = entry.context {
+                entry.settle(entry.node, self, context.value)
+            } else {
+                entry.settle(entry.node, self, noContext)
+            }
+            entry.node.release()
         }
     }
 
