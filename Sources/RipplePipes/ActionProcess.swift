@@ -11,7 +11,8 @@ import RippleCore
 /// state (a copy of the arguments and the last return value) and ``changeArgument(at:to:)`` returns `false`.
 /// Synchronous calls reuse a released process for the next call on the same thread, so hold it strongly, not
 /// weakly or `unowned`, if you keep it: a weak or unowned reference may see the process empty (no arguments, no
-/// upstream value) or in the middle of a later call on that thread.
+/// upstream value) or in the middle of a later call on that thread, and a strong reference made from it, held when
+/// that later call ends, keeps that call's final state (its tuple and pipe too) as any strong reference does.
 ///
 /// `@unchecked Sendable`: every mutable property is read and written under `lock` only, by the call as by anyone
 /// else. A synchronous call holds the lock from its start to its end except while one of its actions runs; its
