@@ -497,3 +497,74 @@ struct CrossDomainEdgeChangeTests {
         #expect(wrong.value == [])
     }
 }
+
+/// Starts `body` on a thread of its own; the returned semaphore is signalled when it has returned.
+private func startThread(_ body: @escaping @Sendable () -> Void) -> DispatchSemaphore {
+    let done = DispatchSemaphore(value: 0)
+    let job = ThreadJob {
+        body()
+        done.signal()
+    }
+    var handle = pthread_t()
+    let created = pthread_create(&handle, nil, { raw in
+        Unmanaged<ThreadJob>.fromOpaque(raw!).takeRetainedValue().run()
+        return nil
+    }, Unmanaged.passRetained(job).toOpaque())
+    precondition(created == 0, "pthread_create failed: \(created)")
+    pthread_detach(handle)
+    return done
+}
+
+@Suite("Engine 3: listener calls when graphs merge")
+struct MergedDrainTests {
+    /// Two graphs, each with a thread inside one of its listener calls, are merged by a link; values set after the
+    /// merge reach those listeners only once both earlier calls have returned: no listener is called twice at once
+    /// or hears a later value first, whichever drainer finishes first (both orders, many rounds: which graph's
+    /// domain becomes the root is decided by address).
+    @Test func callsSetAfterAMergeWaitForTheCallsBeforeIt() {
+        for round in 0..<40 {
+            let a = MutableNode(0), b = MutableNode(0)
+            let bag = CancelBag()
+            let entered = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+            let release = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+            let inside = (Locked(0), Locked(0))
+            let heard = (Locked<[Int]>([]), Locked<[Int]>([]))
+            let overlapped = Locked<[String]>([])
+            a.listened(by: bag).withBlock { value in
+                if inside.0.withLock({ $0 += 1; return $0 }) > 1 {
+                    overlapped.withLock { $0.append("a \(value)") }
+                }
+                heard.0.withLock { $0.append(value) }
+                if value == 1 { entered.0.signal(); release.0.wait() }
+                inside.0.withLock { $0 -= 1 }
+            }
+            b.listened(by: bag).withBlock { value in
+                if inside.1.withLock({ $0 += 1; return $0 }) > 1 {
+                    overlapped.withLock { $0.append("b \(value)") }
+                }
+                heard.1.withLock { $0.append(value) }
+                if value == 1 { entered.1.signal(); release.1.wait() }
+                inside.1.withLock { $0 -= 1 }
+            }
+            let doneA = startThread { a.value = 1 }
+            let doneB = startThread { b.value = 1 }
+            entered.0.wait()
+            entered.1.wait()
+            let merged = Node.combine(a, b)
+            a.value = 2
+            b.value = 2
+            if round % 2 == 0 {
+                release.1.signal(); doneB.wait()
+                release.0.signal(); doneA.wait()
+            } else {
+                release.0.signal(); doneA.wait()
+                release.1.signal(); doneB.wait()
+            }
+            #expect(overlapped.value == [], "round \(round)")
+            #expect(heard.0.value == [0, 1, 2] && heard.1.value == [0, 1, 2],
+                    "round \(round): a heard \(heard.0.value), b heard \(heard.1.value)")
+            #expect(merged.value! == (2, 2))
+            bag.cancel()
+        }
+    }
+}

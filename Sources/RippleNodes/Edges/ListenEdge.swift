@@ -66,8 +66,9 @@ public final class ListenEdge<Value: Sendable>: CancelToken, @unchecked Sendable
         cancelled.load(ordering: .acquiring)
     }
 
-    /// One listener call, run by the domain's drainer outside every lock: skipped when the listener was cancelled
-    /// since; handed to the thread still delivering its first value, if one is (see `Node.attachDeliveringCurrent`).
+    /// One listener call, run by the thread draining the domain's queue, outside every lock: skipped when the
+    /// listener was cancelled since; handed to the thread still delivering its first value, if one is (see
+    /// `Node.attachDeliveringCurrent`).
     @inlinable
     final func deliver(_ value: Value, context: (any Sendable)?, senders: SenderSnapshot?) {
         guard live.load(ordering: .acquiring) else { return }

@@ -9,15 +9,16 @@ import Synchronization
 // - A node belongs to exactly one *root* domain: follow `parent` from the node's hint until a domain without one.
 //   `parent` is written once, when the domain is merged into another, under both domains' locks, and never cleared:
 //   domains merge, never split (an over-large domain is only less parallel, never wrong).
-// - `parent`, `deliveries` and `drainer` are read and written only under the domain's own lock. Only a root's
-//   `deliveries` and `drainer` are used; a merge moves the child's into the root.
+// - `parent`, `deliveries` and `batchesInFlight` are read and written only under the domain's own lock. Only a root's
+//   `deliveries` and `batchesInFlight` are used; a merge moves the child's into the root.
 // - A thread waits (blocks) for a domain's lock only while it holds no other domain's lock, except in
 //   ``lockMerged(_:_:)``, which takes both roots in address order. A thread that holds a domain and needs another
 //   (a transform that links into a second graph) only *tries* the other lock; when that fails, the work becomes a
 //   later transaction. So no cycle of waits can form: deadlock-free (see the Propagation article's picture).
-// - `deliveries` holds the listener calls of committed transactions, in commit order. One thread at a time (the
-//   `drainer`) takes them out and runs them outside every lock, so the listener calls of successive transactions
-//   never overlap or reorder.
+// - `deliveries` holds the listener calls of committed transactions, in commit order. A thread takes them out only
+//   when no batch taken earlier is still running (`batchesInFlight == 0`), and runs them outside every lock, so the
+//   listener calls of successive transactions never overlap or reorder. Merging two graphs whose calls two threads
+//   are running adds up their batches: calls queued after the merge wait for both.
 
 /// The lock, delivery queue and union-find link of one connected graph.
 @usableFromInline
@@ -28,8 +29,9 @@ final class Domain: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var parent: Domain?
     /// Listener calls of committed transactions, oldest first. Guarded by the lock; only a root's is used.
     @usableFromInline @exclusivity(unchecked) var deliveries = Deque<() -> Void>()
-    /// The thread (its engine state) running `deliveries`, or nil. Guarded by the lock; only a root's is used.
-    @exclusivity(unchecked) var drainer: ObjectIdentifier?
+    /// How many taken-out batches of `deliveries` threads are still running: 0 or 1, more after a merge of graphs
+    /// that were both being drained. Guarded by the lock; only a root's is used.
+    @exclusivity(unchecked) var batchesInFlight = 0
     #if RIPPLE_INTERNAL_CHECKS
     /// Whether the lock is held: checked where the engine relies on holding it.
     let held = Atomic<Bool>(false)
@@ -62,8 +64,8 @@ final class Domain: @unchecked Sendable {
         mutex.unlock()
     }
 
-    /// Makes this root (locked, as is `root`) a child of `root`, moving its pending listener calls after `root`'s.
-    /// A drain running on this domain continues on `root` when `root` has none.
+    /// Makes this root (locked, as is `root`) a child of `root`, moving its pending listener calls after `root`'s,
+    /// and its batches in flight to `root`'s count.
     func merge(into root: Domain) {
         #if RIPPLE_INTERNAL_CHECKS
         precondition(parent == nil && root.parent == nil && held.load(ordering: .relaxed)
@@ -74,14 +76,16 @@ final class Domain: @unchecked Sendable {
             root.deliveries.append(contentsOf: deliveries)
             deliveries.removeAll()
         }
-        if root.drainer == nil { root.drainer = drainer }
-        drainer = nil
+        root.batchesInFlight += batchesInFlight
+        batchesInFlight = 0
     }
 
-    /// Takes every queued call out, leaving the queue empty. Call under the lock.
+    /// Takes every queued call out as a batch in flight, leaving the queue empty. Call under the lock, with no batch
+    /// in flight.
     func takeDeliveries() -> Deque<() -> Void> {
         var taken = Deque<() -> Void>()
         swap(&taken, &deliveries)
+        batchesInFlight = 1
         return taken
     }
 

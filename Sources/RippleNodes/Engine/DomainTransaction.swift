@@ -8,7 +8,8 @@ import RippleCore
 //   frame (see `Transaction.swift`) opens and closes while that domain is held, so a node's mark, the rank queue and
 //   the deferred stack are only ever touched by the domain's holder.
 // - Commit order is transaction order: a transaction's listener calls join the domain's delivery queue while it
-//   holds the lock (`Node.collectDelivery`), and the queue is run in order by one drainer at a time, outside every lock.
+//   holds the lock (`Node.collectDelivery`), and the queue is run in order, a batch at a time, outside every lock
+//   (see `Domain.batchesInFlight`).
 // - Work that needs a domain while the thread holds another it cannot take at once (a set from a transform, a link
 //   into a busy graph, a batch inside a transform) waits in the thread's `jobs` and runs, FIFO, as later
 //   transactions once the domain is released.
@@ -70,10 +71,7 @@ extension PropagationState {
         // Taking the calls out here, under the lock the transaction already holds, saves the drain a lock round
         // trip per set; a commit that queued none touches no queue.
         var calls: Deque<() -> Void>? = nil
-        if root.drainer == nil && !root.deliveries.isEmpty {
-            root.drainer = ObjectIdentifier(self)
-            calls = root.takeDeliveries()
-        }
+        if root.batchesInFlight == 0 && !root.deliveries.isEmpty { calls = root.takeDeliveries() }
         held = nil
         root.unlock()
         if !retiredEdges.isEmpty { releaseRetiredEdges() }
@@ -89,32 +87,26 @@ extension PropagationState {
         extendLifetime(retired)
     }
 
-    /// Runs the domain's queued listener calls, in order, outside the lock, while this thread is its drainer:
-    /// `taken` (the calls already taken out), then whatever was queued meanwhile, all of it taken out at each turn,
-    /// so a commit that queued many calls costs one lock round trip, not one per call. A domain merged meanwhile is
-    /// followed to its root; a root another thread drains is left to that thread.
+    /// Runs `taken`, a batch of the domain's queued listener calls, in order, outside the lock; then, unless another
+    /// batch is still in flight (graphs merged while two threads ran their calls), takes out whatever was queued
+    /// meanwhile and runs that, until the queue is empty. One lock round trip per batch, not one per call. A domain
+    /// merged meanwhile is followed to its root.
     func drainDeliveries(from start: Domain, taken: consuming Deque<() -> Void>) {
-        let me = ObjectIdentifier(self)
         var domain = start
         while true {
             while let call = taken.popFirst() { call() }
             domain = Domain.lockRoot(from: domain)
-            if domain.drainer != me {
-                guard domain.drainer == nil else {
-                    domain.unlock()
-                    return
-                }
-                domain.drainer = me
-            }
-            // `taken` is empty; swapped in, its storage serves the domain's next calls (a queue allocated and freed
-            // per set cost SubjectPumping ~400 instructions).
-            if domain.deliveries.isEmpty {
-                swap(&taken, &domain.deliveries)
-                domain.drainer = nil
+            domain.batchesInFlight -= 1
+            guard domain.batchesInFlight == 0, !domain.deliveries.isEmpty else {
+                // The last batch to finish takes what is queued. An empty queue takes `taken`'s storage for the
+                // next calls (a queue allocated and freed per set cost SubjectPumping ~400 instructions).
+                if domain.deliveries.isEmpty { swap(&taken, &domain.deliveries) }
                 domain.unlock()
                 return
             }
+            // `taken` is empty: swapped, it takes the queued calls out and leaves its storage to the domain.
             swap(&taken, &domain.deliveries)
+            domain.batchesInFlight = 1
             domain.unlock()
         }
     }
