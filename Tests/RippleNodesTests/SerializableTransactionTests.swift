@@ -18,28 +18,42 @@ import Testing
 private func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
     // Threads of their own (not Dispatch's pool, which may run fewer at once than the barrier waits for).
     let start = RoundBarrier(count)
-    var threads: [pthread_t] = []
-    for thread in 0..<count {
-        let job = ThreadJob {
+    let done = (0..<count).map { thread in
+        startThread {
             start.wait()
             body(thread)
         }
-        var handle = pthread_t()
-        let created = pthread_create(&handle, nil, { raw in
-            Unmanaged<ThreadJob>.fromOpaque(raw!).takeRetainedValue().run()
-            return nil
-        }, Unmanaged.passRetained(job).toOpaque())
-        precondition(created == 0, "pthread_create failed: \(created)")
-        threads.append(handle)
     }
-    for handle in threads { pthread_join(handle, nil) }
+    for finished in done { finished.wait() }
+}
+
+/// Starts `body` on a thread of its own; the returned semaphore is signalled once it has returned and been let go
+/// of (with what it captured), as joining the thread would.
+private func startThread(_ body: @escaping @Sendable () -> Void) -> DispatchSemaphore {
+    let done = DispatchSemaphore(value: 0)
+    var handle = pthread_t()
+    let created = pthread_create(&handle, nil, { raw in
+        let done: DispatchSemaphore
+        do {
+            let job = Unmanaged<ThreadJob>.fromOpaque(raw!).takeRetainedValue()
+            done = job.done
+            job.run()
+        }   // `job`, the last reference to `body`, goes here
+        done.signal()
+        return nil
+    }, Unmanaged.passRetained(ThreadJob(body, done: done)).toOpaque())
+    precondition(created == 0, "pthread_create failed: \(created)")
+    pthread_detach(handle)
+    return done
 }
 
 private final class ThreadJob: Sendable {
     let run: @Sendable () -> Void
+    let done: DispatchSemaphore
 
-    init(_ run: @escaping @Sendable () -> Void) {
+    init(_ run: @escaping @Sendable () -> Void, done: DispatchSemaphore) {
         self.run = run
+        self.done = done
     }
 }
 
@@ -498,23 +512,6 @@ struct CrossDomainEdgeChangeTests {
     }
 }
 
-/// Starts `body` on a thread of its own; the returned semaphore is signalled when it has returned.
-private func startThread(_ body: @escaping @Sendable () -> Void) -> DispatchSemaphore {
-    let done = DispatchSemaphore(value: 0)
-    let job = ThreadJob {
-        body()
-        done.signal()
-    }
-    var handle = pthread_t()
-    let created = pthread_create(&handle, nil, { raw in
-        Unmanaged<ThreadJob>.fromOpaque(raw!).takeRetainedValue().run()
-        return nil
-    }, Unmanaged.passRetained(job).toOpaque())
-    precondition(created == 0, "pthread_create failed: \(created)")
-    pthread_detach(handle)
-    return done
-}
-
 @Suite("Engine 3: listener calls when graphs merge")
 struct MergedDrainTests {
     /// Two graphs, each with a thread inside one of its listener calls, are merged by a link; values set after the
@@ -527,25 +524,23 @@ struct MergedDrainTests {
             let bag = CancelBag()
             let entered = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
             let release = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
-            let inside = (Locked(0), Locked(0))
             let heard = (Locked<[Int]>([]), Locked<[Int]>([]))
             let overlapped = Locked<[String]>([])
-            a.listened(by: bag).withBlock { value in
-                if inside.0.withLock({ $0 += 1; return $0 }) > 1 {
-                    overlapped.withLock { $0.append("a \(value)") }
+            /// A listener that notes a call made while another is running, and blocks inside its call of 1.
+            func watch(_ node: Node<Int>, _ name: String, heard: Locked<[Int]>, entered: DispatchSemaphore,
+                       release: DispatchSemaphore) {
+                let inside = Locked(0)
+                node.listened(by: bag).withBlock { value in
+                    if inside.withLock({ $0 += 1; return $0 }) > 1 {
+                        overlapped.withLock { $0.append("\(name) \(value)") }
+                    }
+                    heard.withLock { $0.append(value) }
+                    if value == 1 { entered.signal(); release.wait() }
+                    inside.withLock { $0 -= 1 }
                 }
-                heard.0.withLock { $0.append(value) }
-                if value == 1 { entered.0.signal(); release.0.wait() }
-                inside.0.withLock { $0 -= 1 }
             }
-            b.listened(by: bag).withBlock { value in
-                if inside.1.withLock({ $0 += 1; return $0 }) > 1 {
-                    overlapped.withLock { $0.append("b \(value)") }
-                }
-                heard.1.withLock { $0.append(value) }
-                if value == 1 { entered.1.signal(); release.1.wait() }
-                inside.1.withLock { $0 -= 1 }
-            }
+            watch(a, "a", heard: heard.0, entered: entered.0, release: release.0)
+            watch(b, "b", heard: heard.1, entered: entered.1, release: release.1)
             let doneA = startThread { a.value = 1 }
             let doneB = startThread { b.value = 1 }
             entered.0.wait()
