@@ -10,6 +10,12 @@
 /// - a route's chains and frames (`Route.sole`, `Route.frameRefs`): the route's `chains` and `frames`;
 /// - a claimed route (`RouteClaim.route`): the port's published snapshot, while the emit is counted as its reader.
 ///
+/// The owner must outlive the use in the optimiser's eyes, not only in the source: an owner in a local or `inout`
+/// that is overwritten or dropped after the borrow's last use may be released *before* that use (the optimiser ends
+/// a reference at its last use as a reference, and a borrow is not one). So a borrow never outlives the write that
+/// drops its owner; where it would, take a strong reference instead (`Chain.receive` moves an escaping box out of
+/// its holder for that reason).
+///
 /// Why not strong references: a retain and a release per stage and per packet were the largest cost of the
 /// synchronous path (Pipeline4Stages: 536 instructions a packet with these borrows; see BENCHMARKS.md).
 ///
