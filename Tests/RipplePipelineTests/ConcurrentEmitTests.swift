@@ -94,6 +94,38 @@ struct ConcurrentEmitTests {
         #expect(plumber.unhandled == UnhandledOutcomes(outputs: 0, blocked: Self.sent / 2, failures: 0))
     }
 
+    /// A stage hands `next` to another thread, which drops it uncalled just as the stage returns: the last release
+    /// races the stage's return, so the box escapes (still referenced there) or settles (already let go). Release
+    /// builds once freed the box between the two, losing the block report (the awaiting test hung) or crashing.
+    @Test(.tags(.stress)) func nextDroppedOnAnotherThreadAsTheStageReturns() async {
+        let port = NumberPort()
+        let log = OutcomeLog<Number>()
+        let helper = DispatchQueue(label: "helper", attributes: .concurrent)
+        let plumber = Plumber<Number>()
+            .addPort(port)
+            .addPipeline(Mark("a"))
+            .addPipeline(ClosureStage("DropsElsewhere") { (packet: Number, next) in
+                let handedOver = DispatchSemaphore(value: 0)
+                helper.async {
+                    withExtendedLifetime(next) {}
+                    handedOver.signal()
+                }
+                handedOver.wait()
+            })
+            .addPipeline(Mark("b"))
+        log.attach(to: plumber)
+
+        Self.emitFromEveryThread(port)
+        await log.tally.wait(for: Self.sent)
+
+        let blocked = log.blocked
+        #expect(log.outputs.isEmpty)
+        #expect(blocked.count == Self.sent)
+        #expect(Set(blocked.map(\.0.value)) == Set(0..<Self.sent))
+        #expect(blocked.allSatisfy { $0.1 == StageInfo(index: 1, name: "DropsElsewhere") && $0.0.path == ["a"] })
+        #expect(plumber.unhandled.total == 0)
+    }
+
     /// A stage hands `next` to another thread and waits until it was called or dropped there, so the continuation
     /// is used off the driving thread while `receive` is still running, and is often back to one owner when it
     /// returns.
