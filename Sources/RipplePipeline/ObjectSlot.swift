@@ -24,14 +24,14 @@ final class ObjectSlot: @unchecked Sendable {
         return object
     }
 
-    func store(_ newValue: AnyObject?) {
+    /// Stores `newValue` and returns the object it replaced. Release that outside every lock the caller holds: it
+    /// may be the last reference to a chain, whose stages and handlers are user code.
+    func exchange(_ newValue: AnyObject?) -> AnyObject? {
         lock.lock()
+        defer { lock.unlock() }
         let old = object
         object = newValue
-        lock.unlock()
-        // The old object may be the last reference to a chain (whose stages and handlers are user code): release it
-        // outside the lock. `_ = old` would not pin it; Swift may end a reference's lifetime at its last real use.
-        withExtendedLifetime(old) {}
+        return old
     }
 }
 

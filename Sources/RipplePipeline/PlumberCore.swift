@@ -79,26 +79,37 @@ final class PlumberCore<P: Packet>: @unchecked Sendable {
     }
 
     private func configure(_ change: (inout State) -> Void) {
-        state.withLock(change)
+        // The replaced handler is released after the lock (`rebuild` says why).
+        let before = state.withLock { state -> State in
+            let before = state
+            change(&state)
+            return before
+        }
+        withExtendedLifetime(before) {}
         rebuild()
     }
 
+    /// What the plumber lets go of here — the old chain, and with it a replaced handler and what it captured — may
+    /// have a deinit that uses this plumber, and `state`'s lock is not re-entrant: it is released after the lock (a
+    /// deinit under it hung; PlumberReleaseOutsideLockTests).
     private func rebuild() {
-        state.withLock { state in
-            guard state.isAlive else { return }
-            chainSlot.store(Chain(runners: state.stages, infos: state.infos, onOutput: state.onOutput,
-                                  onBlocked: state.onBlocked, onFailure: state.onFailure, core: self))
+        let replaced = state.withLock { state -> AnyObject? in
+            guard state.isAlive else { return nil }
+            return chainSlot.exchange(Chain(runners: state.stages, infos: state.infos, onOutput: state.onOutput,
+                                            onBlocked: state.onBlocked, onFailure: state.onFailure, core: self))
         }
+        withExtendedLifetime(replaced) {}
     }
 
     /// The plumber is being freed: stop delivering and cancel the asynchronous stages in flight.
     func shutDown() {
-        let running = state.withLock { state -> [Task<Void, Never>] in
+        let (running, replaced) = state.withLock { state -> ([Task<Void, Never>], AnyObject?) in
             state.isAlive = false
-            chainSlot.store(nil)
             defer { state.tasks = [:] }
-            return Array(state.tasks.values)
+            return (Array(state.tasks.values), chainSlot.exchange(nil))
         }
+        // Released after the lock, as in `rebuild`.
+        withExtendedLifetime(replaced) {}
         for task in running { task.cancel() }
     }
 
