@@ -167,7 +167,9 @@ final class Chain<P: Packet>: Sendable {
             box.inReceive = false
         }
         if isKnownUniquelyReferenced(&holder) {
-            return !box.with { $0.settle() }
+            // Through `holder`, not `box`: a use of the reference in `holder` keeps it alive for the whole call, where
+            // a borrowed use would not (see below) if `holder` is a caller's local whose lifetime ends here.
+            return !holder.unsafelyUnwrapped.settle()
         }
         // Moved out of `holder` and used through this strong reference, not `box`: the optimiser may end `holder`'s
         // reference at its last use as a reference (the uniqueness check above), and with `box` borrowed it released

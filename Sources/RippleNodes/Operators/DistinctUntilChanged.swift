@@ -10,7 +10,8 @@ final class DistinctTransform<Value: Sendable & Equatable>: Transform<Value, Val
         super.init()
         push = { _, target, value, senders, context in
             // `currentValue`, not `value`: a public read would register the node with Observation and make it pay
-            // willSet/didSet on every settle (see `NodeObservation.swift`). The slot keeps `target` alive.
+            // willSet/didSet on every settle (see `NodeObservation.swift`). The caller keeps `target` alive
+            // (`Node.push` holds it retained for the hop).
             let isRepeat = target._withUnsafeGuaranteedRef { object in
                 unsafeDowncast(object, to: Node<Value>.self).currentValue == value
             }
