@@ -510,6 +510,45 @@ struct CrossDomainEdgeChangeTests {
         })
         #expect(wrong.value == [])
     }
+
+    /// A transform whose `to` is freed from a transform of another graph, then linked again (to a new node) before
+    /// the freed node's unlink (deferred while the graph is busy) has run: the later link stays. (The freed node
+    /// may also die only after the new `from` was set, on the thread whose propagation still held it: a freed `to`
+    /// then unlinks that `from`, as it unlinks any — the transform rests at the new `to` with no `from`.)
+    @Test func aTransformRelinkedRightAfterItsTargetWasFreedStaysLinked() {
+        let wrong = Locked<[String]>([])
+        let links = Locked<[ObjectIdentifier: (Transform<Int, Int>, MutableNode<Int>)]>([:])
+        race({ round in
+            let transform = Transform<Int, Int>()
+            let target = MutableNode(-1)
+            target.link(to: round.b, transform: transform)
+            round.derived.withLock { $0 = target }
+            links.withLock { $0[ObjectIdentifier(round.b)] = (transform, MutableNode(-1)) }
+        }, reach: { round in
+            round.derived.withLock { $0 = nil }
+            // A freed `to` unlinks `from` too, so relinking sets both.
+            if let (transform, fresh) = links.withLock({ $0[ObjectIdentifier(round.b)] }) {
+                transform.from = round.b
+                transform.to = fresh
+            }
+        }, check: { round in
+            guard let (transform, fresh) = links.withLock({ $0.removeValue(forKey: ObjectIdentifier(round.b)) }) else {
+                return
+            }
+            let downstream = round.b.downstreamTransforms.count
+            if transform.to !== fresh {
+                wrong.withLock { $0.append("to is \(String(describing: transform.to))") }
+            } else if transform.from === round.b {
+                round.b.value = 2
+                if fresh.value != 2 || downstream != 1 {
+                    wrong.withLock { $0.append("linked, but rests at \(fresh.value) with \(downstream) edges") }
+                }
+            } else if transform.from != nil || downstream != 0 {
+                wrong.withLock { $0.append("from \(String(describing: transform.from)), \(downstream) edges") }
+            }
+        })
+        #expect(wrong.value.prefix(5) == [])
+    }
 }
 
 @Suite("Engine 3: listener calls when graphs merge")

@@ -13,6 +13,10 @@ let transformCounter = LiveObjectCounter("Transform")
 @_fixed_layout
 open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, UpstreamEdge, @unchecked Sendable {
     @usableFromInline final let edgeLock = RawLock()
+    /// Counts the links and unlinks this transform was told to make (`from`, `to`, `linkUnused`), so the unlink of a
+    /// freed `to`, deferred to a later job while its graph is busy, can tell whether the transform was linked again
+    /// since: it then leaves that link alone. Beside the lock word, in what would be padding on Linux.
+    @exclusivity(unchecked) private var linkEdits: UInt32 = 0
     // Guarded by `edgeLock`, so the dynamic exclusivity checks are turned off.
     @exclusivity(unchecked) private var fromStorage: Node<Input>?
     /// `to`, not owned (see `TargetRef`: a weak reference would slow every release of the node).
@@ -189,6 +193,7 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         if !isSelfLink {
             old = fromStorage
             fromStorage = newValue
+            linkEdits &+= 1
         }
         edgeLock.unlock()
         if isSelfLink {
@@ -221,6 +226,7 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         if !isSelfLink {
             old = loadTo()
             setTarget(newValue)
+            linkEdits &+= 1
             // Under the edge lock (edge lock, then node lock), so that two threads re-pointing this transform change
             // the nodes' upstream lists in the order they changed `to`: outside it, a `to = nil` could run its
             // removal before the earlier `to = node` added the edge, leaving a stale edge that kept this transform
@@ -250,6 +256,18 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
     /// job (the slot's target reads nil meanwhile, so nothing is pushed into the freed node).
     @usableFromInline
     final func targetDidDeinit() {
+        edgeLock.lock()
+        let edits = linkEdits
+        // The freed node's address may come back as a node this transform is linked to before a deferred unlink
+        // runs: forgotten now, that link makes a new slot instead of keeping the one that points at the freed node.
+        registeredTo = nil
+        edgeLock.unlock()
+        unlinkFreedTarget(ifUnchangedSince: edits)
+    }
+
+    /// ``targetDidDeinit()``'s unlink, unless the transform was linked or unlinked since `edits` (then that is the
+    /// latest word on its ends); again later, as a job, while `from`'s graph is busy.
+    private func unlinkFreedTarget(ifUnchangedSince edits: UInt32) {
         // `from`'s node, retained as a raw reference: a strong local could be the last reference when it goes out
         // of scope, and its deinit would then recurse instead of going through the drain.
         var source: Unmanaged<Node<Input>>? = nil
@@ -257,15 +275,19 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         if let registered = registeredIn { source = .passRetained(registered) }
         edgeLock.unlock()
         guard let source else {
-            releaseUnlinked(unlinkDeadTarget())
+            releaseUnlinked(unlinkDeadTarget(ifUnchangedSince: edits))
             return
         }
         var unlinked = UnlinkedEnds()
-        let done = source._withUnsafeGuaranteedRef { node in node.withEdgeDomain { unlinked = unlinkDeadTarget() } }
+        let done = source._withUnsafeGuaranteedRef { node in
+            node.withEdgeDomain { unlinked = unlinkDeadTarget(ifUnchangedSince: edits) }
+        }
         if done {
             releaseUnlinked(unlinked)
         } else {
-            PropagationState.current.takeUnretainedValue().queueJob { [self] in targetDidDeinit() }
+            PropagationState.current.takeUnretainedValue().queueJob { [self] in
+                unlinkFreedTarget(ifUnchangedSince: edits)
+            }
         }
         ReleaseDrain.release(retained: source.toOpaque())
     }
@@ -276,9 +298,14 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         var registered: UnsafeMutableRawPointer?
     }
 
-    /// Forgets both ends and leaves `from`'s list. Call holding `from`'s domain (when registered).
-    private func unlinkDeadTarget() -> UnlinkedEnds {
+    /// Forgets both ends and leaves `from`'s list, unless the transform was linked or unlinked since `edits`. Call
+    /// holding `from`'s domain (when registered).
+    private func unlinkDeadTarget(ifUnchangedSince edits: UInt32) -> UnlinkedEnds {
         edgeLock.lock()
+        guard linkEdits == edits else {
+            edgeLock.unlock()
+            return UnlinkedEnds()
+        }
         // A freed `to` reads as nil, as a weak reference would; drop the reference that kept its memory.
         setTarget(nil)
         // Both references leave as raw retained pointers: converting a `Node<Input>?` to `AnyObject?` here, where
@@ -324,6 +351,7 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         }
         fromStorage = source
         setTarget(target)
+        linkEdits &+= 1
         edgeLock.unlock()
         target.addUpstream(self)
         toDidChange()
