@@ -143,6 +143,18 @@ struct NodeObservationTests {
         #expect(changes.withLock { $0 } == 2)
     }
 
+    /// `onChange` is user code, run while the node settles and before it pushes: a transform it unlinks is not
+    /// pushed along, as one a listener unlinks is not.
+    @Test func aTransformUnlinkedFromOnChangeIsNotPushedAlong() {
+        let source = MutableNode(0)
+        let target = MutableNode(-1)
+        let link = target.link(to: source)
+        withObservationTracking { _ = source.value } onChange: { link.cancel() }
+        source.value = 1
+        #expect(target.value == 0)
+        #expect(source.downstreamTransforms.isEmpty)
+    }
+
     @Test func aBatchNotifiesOncePerNode() {
         let a = MutableNode(0)
         let b = MutableNode(0)

@@ -233,6 +233,16 @@ extension Node {
             }
             return
         }
+        // Observation first, as a first listener, and before the snapshot: its `onChange` is user code, which may
+        // change this node's edges (a transform it unlinks is not pushed along), so the shortcuts below, which assume
+        // no user code ran since the snapshot, hold. Its own lock round trip, paid only by an observed node.
+        if observation != nil {
+            lock.unlock()
+            state.path.push(ObjectIdentifier(self))
+            notifyObservation()
+            state.path.count &-= 1
+            lock.lock()
+        }
         // One snapshot of both lists, neither retained nor copied (see `EdgeSnapshot.swift`): while this node is on
         // the settle path, nothing releases it, so the loops below read every listener and slot unretained.
         let snapshot = readEdges(state: state)
@@ -245,12 +255,8 @@ extension Node {
             // A lone edge has none: an address no object has then, so each check is one comparison.
             let tombstone = snapshot.shape == .list
                 ? snapshot.object.toOpaque() : UnsafeMutableRawPointer(bitPattern: 1).unsafelyUnwrapped
-            // Read under the lock: whether Observation must hear this settle (see `NodeObservation.swift`).
-            let observed = observation != nil
             lock.unlock()
             state.path.push(ObjectIdentifier(self))
-            // Observation first, as a first listener: its `onChange` is user code, so it runs in the frame.
-            if observed { notifyObservation() }
             var index = 0
             if listenerCount == 1 {
                 if listeners[0].toOpaque() != tombstone {
