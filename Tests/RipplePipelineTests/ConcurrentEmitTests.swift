@@ -98,50 +98,31 @@ struct ConcurrentEmitTests {
     /// races the stage's return, so the box escapes (still referenced there) or settles (already let go). Release
     /// builds once freed the box between the two, losing the block report (the awaiting test hung) or crashing.
     @Test(.tags(.stress)) func nextDroppedOnAnotherThreadAsTheStageReturns() async {
-        let port = NumberPort()
-        let log = OutcomeLog<Number>()
-        let helper = DispatchQueue(label: "helper", attributes: .concurrent)
-        let plumber = Plumber<Number>()
-            .addPort(port)
-            .addPipeline(Mark("a"))
-            .addPipeline(ClosureStage("DropsElsewhere") { (packet: Number, next) in
-                let handedOver = DispatchSemaphore(value: 0)
-                helper.async {
-                    withExtendedLifetime(next) {}
-                    handedOver.signal()
-                }
-                handedOver.wait()
-            })
-            .addPipeline(Mark("b"))
-        log.attach(to: plumber)
-
-        Self.emitFromEveryThread(port)
-        await log.tally.wait(for: Self.sent)
-
-        let blocked = log.blocked
-        #expect(log.outputs.isEmpty)
-        #expect(blocked.count == Self.sent)
-        #expect(Set(blocked.map(\.0.value)) == Set(0..<Self.sent))
-        #expect(blocked.allSatisfy { $0.1 == StageInfo(index: 1, name: "DropsElsewhere") && $0.0.path == ["a"] })
-        #expect(plumber.unhandled.total == 0)
+        await Self.runThroughAHelper("DropsElsewhere") { _ in false }
     }
 
     /// A stage hands `next` to another thread and waits until it was called or dropped there, so the continuation
     /// is used off the driving thread while `receive` is still running, and is often back to one owner when it
-    /// returns.
+    /// returns. Values ≡ 0 (mod 3) pass in the stage, ≡ 1 from the helper; ≡ 2 are dropped there, uncalled.
     @Test(.tags(.stress)) func nextUsedOnAnotherThreadDuringReceive() async {
+        await Self.runThroughAHelper("Elsewhere") { $0 % 3 == 0 ? nil : $0 % 3 == 1 }
+    }
+
+    /// Emits from every thread through `a`, a stage named `name` that hands `next` to a helper thread and waits for
+    /// it, and `b`; checks that every packet had one outcome. `route(value)`: nil calls `next` in the stage, true
+    /// calls it on the helper, false drops it there uncalled.
+    static func runThroughAHelper(_ name: String, route: @escaping @Sendable (Int) -> Bool?) async {
         let port = NumberPort()
         let log = OutcomeLog<Number>()
         let helper = DispatchQueue(label: "helper", attributes: .concurrent)
         let plumber = Plumber<Number>()
             .addPort(port)
             .addPipeline(Mark("a"))
-            .addPipeline(ClosureStage("Elsewhere") { (packet: Number, next) in
-                guard packet.value % 3 != 0 else { return next(packet) }
+            .addPipeline(ClosureStage(name) { (packet: Number, next) in
+                guard let onHelper = route(packet.value) else { return next(packet) }
                 let finished = DispatchSemaphore(value: 0)
                 helper.async {
-                    // Values ≡ 1 (mod 3) pass from the helper; ≡ 2 are dropped there, uncalled.
-                    if packet.value % 3 == 1 { next(packet) }
+                    if onHelper { next(packet) }
                     finished.signal()
                 }
                 finished.wait()
@@ -149,16 +130,17 @@ struct ConcurrentEmitTests {
             .addPipeline(Mark("b"))
         log.attach(to: plumber)
 
-        Self.emitFromEveryThread(port)
+        emitFromEveryThread(port)
         // The helper releases its copy of `next` just after signalling, so a drop may be reported a moment later.
-        await log.tally.wait(for: Self.sent)
+        await log.tally.wait(for: sent)
 
+        let passes = { (value: Int) in route(value) != false }
         let blocked = log.blocked
         let outputs = log.outputs
-        #expect(outputs.count + blocked.count == Self.sent)
-        #expect(Set(outputs.map(\.value)) == Set((0..<Self.sent).filter { $0 % 3 != 2 }))
-        #expect(Set(blocked.map(\.0.value)) == Set((0..<Self.sent).filter { $0 % 3 == 2 }))
-        #expect(blocked.allSatisfy { $0.1 == StageInfo(index: 1, name: "Elsewhere") && $0.0.path == ["a"] })
+        #expect(outputs.count + blocked.count == sent)
+        #expect(Set(outputs.map(\.value)) == Set((0..<sent).filter(passes)))
+        #expect(Set(blocked.map(\.0.value)) == Set((0..<sent).filter { !passes($0) }))
+        #expect(blocked.allSatisfy { $0.1 == StageInfo(index: 1, name: name) && $0.0.path == ["a"] })
         #expect(outputs.allSatisfy { $0.path == ["a", "b"] })
         #expect(plumber.unhandled.total == 0)
     }
