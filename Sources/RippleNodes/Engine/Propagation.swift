@@ -285,9 +285,10 @@ extension Node {
             let downstream = listeners + listenerCount
             if downstreamCount == 0 {
                 // A leaf: nothing to push.
-            } else if downstreamCount == 1 && listenerCount == 0 {
-                // A node inside a chain: its one edge, with no user code run since the snapshot (nothing to check
-                // again) and no sibling to wait for. Its own path, so that the loop below costs a chain nothing.
+            } else if downstreamCount == 1 {
+                // A node inside a chain: its one edge, with no user code run since the snapshot (listener calls were
+                // only queued; nothing to check again) and no sibling to wait for. Its own path, so that the loop
+                // below costs a chain nothing.
                 if downstream[0].toOpaque() != tombstone {
                     push(value, along: downstream[0], senders: SenderList(state: state), context: context,
                          state: state)
@@ -300,11 +301,11 @@ extension Node {
                 index = 0
                 while index < downstreamCount {
                     if index == last && last > 0 { state.openSiblings -= 1 }
-                    // Once user code has run (a listener, an earlier hop), the transform may have been unlinked:
+                    // Once user code has run (an earlier hop's transforms), the transform may have been unlinked:
                     // unless `edgesVersion` is unchanged, check it against the current edges, under this node's
-                    // lock. Nothing ran before the first hop of a node without listeners.
+                    // lock. Nothing ran before the first hop (listener calls were only queued).
                     if downstream[index].toOpaque() != tombstone
-                        && ((index == 0 && listenerCount == 0) || edgesVersion == version
+                        && (index == 0 || edgesVersion == version
                             || isStillDownstream(downstream[index], since: snapshot.object)) {
                         push(value, along: downstream[index], senders: senders, context: context, state: state)
                     }
