@@ -80,6 +80,16 @@ package struct RawLock: ~Copyable, @unchecked Sendable {
 
     @inlinable @inline(__always)
     package func unlock() {
+        releaseWord()
+    }
+
+    /// The releasing store, behind a call the optimiser cannot see into. Inline, the optimiser did not treat the store
+    /// as a barrier and sank the retain of a reference read under the lock below it: `lock(); let x = field;
+    /// unlock(); return x` retained `x` after the unlock, when a writer could already have released it (a `Domain`
+    /// freed and then retained, in release builds; found in RippleNodes' cross-domain tests). A call that may release
+    /// anything keeps every such retain above it. Cost measured in BENCHMARKS.md (fifth session).
+    @usableFromInline @inline(never) @_semantics("optimize.sil.specialize.generic.never")
+    func releaseWord() {
         word.store(0, ordering: .releasing)
     }
 
