@@ -168,14 +168,16 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         PropagationState.current.takeUnretainedValue().withDomains(domainEnds(newValue, other)) { [self] in
             setFromHeld(newValue, api: api)
         }
-        extendLifetime(other)
+        // As `AnyObject?`: a `Node<Output>?` here, where `Output` is generic, looked two metadata up (~890
+        // instructions per relink; one per `flattenMap` level and value in FlatMapLatestPumping).
+        extendLifetime(other as AnyObject?)
     }
 
     /// The nodes a link between `source` and `target` touches: both, and the node whose list holds this transform
     /// now (it is `to`'s graph while `to` lives, but a `to` being freed reads as nil, and unlinking still edits that
     /// list, under its domain).
-    private func domainEnds(_ source: Node<Input>?, _ target: Node<Output>?) -> [any DomainMember] {
-        var ends: [any DomainMember] = []
+    private func domainEnds(_ source: Node<Input>?, _ target: Node<Output>?) -> LinkEnds {
+        var ends = LinkEnds()
         if let source { ends.append(source) }
         if let target { ends.append(target) }
         edgeLock.lock()
@@ -213,7 +215,7 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         PropagationState.current.takeUnretainedValue().withDomains(domainEnds(other, newValue)) { [self] in
             setToHeld(newValue, api: api)
         }
-        extendLifetime(other)
+        extendLifetime(other as AnyObject?)
     }
 
     private func setToHeld(_ newValue: Node<Output>?, api: String) {
@@ -244,8 +246,10 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         reconcileRegistration()
         toDidChange()
         if newValue != nil, let source { source.pushCurrentValue(along: self) }
-        // `old` too: its last release may run a node's deinit, which must not happen under the edge lock.
-        extendLifetime((removed, old))
+        // `old` too: its last release may run a node's deinit, which must not happen under the edge lock. Each on its
+        // own, `old` as `AnyObject?`: a `(UpstreamEdges?, Node<Output>?)` looked its metadata up (see `setFrom`).
+        extendLifetime(removed)
+        extendLifetime(old as AnyObject?)
     }
 
     /// `to` was freed: unlink from `from` too, so nothing keeps the upstream alive on this edge's behalf.
@@ -337,7 +341,7 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
     /// `setFrom` do (the same hooks, in the same order, then the push of `source`'s current value), without their
     /// re-reads and relink checks. Every operator links a new transform this way.
     final func linkUnused(from source: Node<Input>, to target: Node<Output>) {
-        PropagationState.current.takeUnretainedValue().withDomains([source, target]) { [self] in
+        PropagationState.current.takeUnretainedValue().withDomains(LinkEnds(source, target)) { [self] in
             linkUnusedHeld(from: source, to: target)
         }
     }
