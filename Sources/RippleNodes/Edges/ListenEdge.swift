@@ -80,6 +80,15 @@ public final class ListenEdge<Value: Sendable>: CancelToken, @unchecked Sendable
         }
     }
 
+    /// ``deliver(_:context:senders:)`` of a value set without a context, to a listener that does not read the sender
+    /// list.
+    @inlinable
+    final func deliver(_ value: Value) {
+        guard live.load(ordering: .acquiring) else { return }
+        if initialPending.load(ordering: .relaxed) && handOff(value, context: nil) { return }
+        action(value, nil)
+    }
+
     /// Hands `value` to the thread still delivering this edge's first value, if it is; returns false otherwise (the
     /// caller then calls the listener itself).
     @inlinable

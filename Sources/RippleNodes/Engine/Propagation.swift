@@ -321,9 +321,16 @@ extension Node {
     @inlinable
     final func collectDelivery(_ value: Value, context: (any Sendable)?, to listener: ListenEdge<Value>,
                                state: PropagationState) {
-        let senders = listener.wantsSenders ? state.senderSnapshot() : nil
         // Straight into the held domain's queue (its lock is held): the calls join it in settle order, after every
         // earlier transaction's.
+        if !listener.wantsSenders && context == nil {
+            // The common call: the closure captures neither the context nor a sender list (copying and destroying a
+            // nil `(any Sendable)?` went through its value witnesses: SubjectPumping 1,492 → 1,460 instructions a
+            // set).
+            state.held!.deliveries.append { listener.deliver(value) }
+            return
+        }
+        let senders = listener.wantsSenders ? state.senderSnapshot() : nil
         state.held!.deliveries.append { listener.deliver(value, context: context, senders: senders) }
     }
 
@@ -370,7 +377,7 @@ extension Node {
             state.queueJob { [self] in self.resumePropagation(value, context: context, senders: senders) }
             return
         }
-        state.transact([self]) {
+        state.transact(holding: lockOwnDomain()) {
             state.inFrame {
                 for id in senders.ids { state.block(id) }
                 if state.isBlocked(ObjectIdentifier(self)) { return }
