@@ -91,7 +91,11 @@ final class Domain: @unchecked Sendable {
 
     /// The root of `start`'s tree, locked. Call holding no domain lock (it waits).
     static func lockRoot(from start: Domain) -> Domain {
-        var domain = start
+        // Usually `start` is the root (no merge since it was found): no loop variable to retain (SubjectPumping
+        // 1,351 → 1,231 instructions a set, through the drain's re-lock).
+        start.lock()
+        guard var domain = start.parent else { return start }
+        start.unlock()
         while true {
             domain.lock()
             guard let next = domain.parent else { return domain }
@@ -116,8 +120,12 @@ protocol DomainMember: AnyObject {
 /// Locks the root domain of `node`. Call holding no domain lock.
 func lockDomain(of node: some DomainMember) -> Domain {
     let hint = node.domainHint()
+    // Usually the root (see `Node.lockOwnDomain()`).
+    hint.lock()
+    if hint.parent == nil { return hint }
+    hint.unlock()
     let root = Domain.lockRoot(from: hint)
-    if root !== hint { node.setDomainHint(root) }
+    node.setDomainHint(root)
     return root
 }
 
@@ -205,11 +213,16 @@ extension Node: DomainMember {
     /// Locks this node's root domain. Call holding no domain.
     @usableFromInline
     final func lockOwnDomain() -> Domain {
-        // `lockDomain(of:)` without the generic call (unspecialised, it looked `Node<Value>`'s conformance up on
+        // `lockDomain(of:)` without the existential (once generic, it looked `Node<Value>`'s conformance up on
         // every set).
         let hint = domainHint()
+        // The common case first: the hint is the root (no merge since the node last looked). Locked in place, the
+        // hint is not retained again to be returned (SubjectPumping 1,460 → 1,351 instructions a set).
+        hint.lock()
+        if hint.parent == nil { return hint }
+        hint.unlock()
         let root = Domain.lockRoot(from: hint)
-        if root !== hint { setDomainHint(root) }
+        setDomainHint(root)
         return root
     }
 }
