@@ -10,11 +10,11 @@ import Synchronization
 /// The mutex primitive itself, held by a non-copyable struct that its owner stores inline.
 ///
 /// This is the one place the lock primitive is chosen.
-/// - Linux: one `Atomic<UInt32>` word stored inline in the owning object — taken with a compare-and-swap, released
-///   with a plain releasing store. No allocation, no initialisation call, no function call on either path. A waiter
-///   re-reads the word a few times and then yields its processor (`sched_yield`) until the word is free: every Ripple
-///   critical section is a few loads and stores (the rule below), so a holder is off its processor only when
-///   pre-empted, which the yield gives back.
+/// - Linux: one `Atomic<UInt32>` word stored inline in the owning object — taken with an inline compare-and-swap,
+///   released with a releasing store behind a call the optimiser cannot see into (see `releaseWord()`). No
+///   allocation, no initialisation call. A waiter re-reads the word a few times and then yields its processor
+///   (`sched_yield`) until the word is free: every Ripple critical section is a few loads and stores (the rule
+///   below), so a holder is off its processor only when pre-empted, which the yield gives back.
 /// - Apple platforms: `os_unfair_lock` behind a pointer (it must not move), which donates priority to the holder,
 ///   something a spinning waiter cannot do.
 ///
@@ -88,7 +88,7 @@ package struct RawLock: ~Copyable, @unchecked Sendable {
     /// unlock(); return x` retained `x` after the unlock, when a writer could already have released it (a `Domain`
     /// freed and then retained, in release builds; found in RippleNodes' cross-domain tests). A call that may release
     /// anything keeps every such retain above it. Cost measured in BENCHMARKS.md (fifth session).
-    @usableFromInline @inline(never) @_semantics("optimize.sil.specialize.generic.never")
+    @usableFromInline @inline(never)
     func releaseWord() {
         word.store(0, ordering: .releasing)
     }
