@@ -343,7 +343,9 @@ extension Node {
                                  state: PropagationState) {
         let senders = listeners.contains { $0.wantsSenders } ? state.senderSnapshot() : nil
         state.held!.deliveries.append {
-            // Borrowed from the array, which holds them: `for listener in listeners` retained and released each.
+            // Borrowed from the array: `listeners` is a `let` this closure's context holds for the whole call, and it
+            // holds each edge, so no edge can be freed under its call. `for listener in listeners` (or a read of
+            // `buffer[index]`) retained and released each: FanOut100 24,460 → 19,870 instructions a send.
             listeners.withUnsafeBufferPointer { buffer in
                 for index in buffer.indices {
                     Unmanaged.passUnretained(buffer[index])._withUnsafeGuaranteedRef { listener in
