@@ -19,7 +19,8 @@ import Synchronization
 //   the call stack never grows with the graph.
 // - Sets made while the thread holds a domain (from a transform) wait in `jobs` (FIFO) and run as the next
 //   transactions once the domain is released; listeners run after the commit (`PropagationState.commit`), so every
-//   listener hears value N before any hears N+1.
+//   listener hears value N before any hears N+1 (a listener attached in between hears the value current then, as it
+//   attaches: see `ManyListenersTests`).
 // - Only this thread touches its state, so the dynamic exclusivity checks are turned off.
 
 /// Every thread's engine state. The key holds each thread's state until the thread exits.
