@@ -213,7 +213,7 @@ extension Node: DomainMember {
     /// Locks this node's root domain. Call holding no domain.
     @usableFromInline
     final func lockOwnDomain() -> Domain {
-        // `lockDomain(of:)` without the existential (once generic, it looked `Node<Value>`'s conformance up on
+        // `lockDomain(of:)` without the generic call (unspecialised, it looked `Node<Value>`'s conformance up on
         // every set).
         let hint = domainHint()
         // The common case first: the hint is the root (no merge since the node last looked). Locked in place, the
