@@ -226,11 +226,7 @@ extension Node {
             // out, which is a locked instruction.
             let observed = observation != nil
             lock.unlock()
-            if observed {
-                state.path.push(ObjectIdentifier(self))
-                notifyObservation()
-                state.path.count &-= 1
-            }
+            if observed { notifyObservation(onPathOf: state) }
             return
         }
         // Observation first, as a first listener, and before the snapshot: its `onChange` is user code, which may
@@ -238,9 +234,7 @@ extension Node {
         // no user code ran since the snapshot, hold. Its own lock round trip, paid only by an observed node.
         if observation != nil {
             lock.unlock()
-            state.path.push(ObjectIdentifier(self))
-            notifyObservation()
-            state.path.count &-= 1
+            notifyObservation(onPathOf: state)
             lock.lock()
         }
         // One snapshot of both lists, neither retained nor copied (see `EdgeSnapshot.swift`): while this node is on
@@ -317,6 +311,15 @@ extension Node {
             }
             state.path.count &-= 1
         }
+    }
+
+    /// Tells Observation with this node on the settle path: its `onChange` is user code, run in the frame, and a
+    /// set it makes of this node must see the node as settling (see `EdgeSnapshot.swift`). Call unlocked.
+    @inlinable @inline(__always)
+    final func notifyObservation(onPathOf state: PropagationState) {
+        state.path.push(ObjectIdentifier(self))
+        notifyObservation()
+        state.path.count &-= 1
     }
 
     /// Queues one listener call of the running transaction. The call captures the edge, not this node (see
