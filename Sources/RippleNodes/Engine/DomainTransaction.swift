@@ -102,7 +102,7 @@ extension PropagationState {
 
     /// Releases the edge lists the transaction replaced while reading them, outside the domain (a list may hold the
     /// last reference to a transform, and so to a node).
-    private func releaseRetiredEdges() {
+    func releaseRetiredEdges() {
         let retired = retiredEdges
         retiredEdges = []
         extendLifetime(retired)

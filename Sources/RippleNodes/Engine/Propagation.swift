@@ -67,9 +67,14 @@ extension Node {
                 root.unlock()
                 readOnlySetFailed()
             }
-            settleStoring(value, context: context, state: state)
+            settleStoring(value, context: context, state: state, parking: true)
             state.finishOutermost()
-            state.commit(root)
+            if let parked = state.parkedListener {
+                state.parkedListener = nil
+                commitDelivering(value, to: parked, root: root, state: state)
+            } else {
+                state.commit(root)
+            }
         } else {
             setInOpenFrame(value, context: context, checkMutable: checkMutable, state: state)
         }
@@ -183,15 +188,16 @@ extension Node {
                 return
             }
             mark = state.frame | NodeMark.settled
-            settleLocked(slot.move(), context: context, state: state)
+            settleLocked(slot.move(), context: context, state: state, parking: false)
         }
     }
 
     /// Stores `value` and settles. Call under `lock`; returns unlocked. `inline` (a constant at each call) picks
-    /// ``settleLockedInline(_:context:state:)``, for a hop, over the outlined ``settleLocked(_:context:state:)``.
+    /// ``settleLockedInline(_:context:state:parking:)``, for a hop, over the outlined
+    /// ``settleLocked(_:context:state:parking:)``.
     @inlinable @inline(__always)
     final func settleStoring(_ value: Value, context: (any Sendable)?, state: PropagationState,
-                             inline: Bool = false) {
+                             inline: Bool = false, parking: Bool = false) {
         // The old value leaves through `previous` and is released after the lock (it may be a node whose deinit
         // takes locks of its own).
         var previous = value
@@ -200,7 +206,7 @@ extension Node {
         if inline {
             settleLockedInline(value, context: context, state: state)
         } else {
-            settleLocked(value, context: context, state: state)
+            settleLocked(value, context: context, state: state, parking: parking)
         }
         extendLifetime(previous)
     }
@@ -208,16 +214,19 @@ extension Node {
     /// Tells listeners, then pushes downstream. Call under `lock`, with the value stored and the mark stamped;
     /// returns unlocked. Not inlined where a set starts (the set's own code stays small enough to inline into the
     /// caller: inlined there too, SubjectPumping cost 249 instructions a set rather than 238).
+    /// `parking`: this is the set node of a plain set, whose lone listener's call may wait outside the queue (see
+    /// `ParkedCall.swift`).
     @inlinable @inline(never)
-    final func settleLocked(_ value: Value, context: (any Sendable)?, state: PropagationState) {
-        settleLockedInline(value, context: context, state: state)
+    final func settleLocked(_ value: Value, context: (any Sendable)?, state: PropagationState, parking: Bool) {
+        settleLockedInline(value, context: context, state: state, parking: parking)
     }
 
-    /// ``settleLocked(_:context:state:)``, inlined into `receive`: a hop then runs as one function, without a second
+    /// ``settleLocked(_:context:state:parking:)``, inlined into `receive`: a hop then runs as one function, without a second
     /// prologue and epilogue (MapFilterPumping 2,461 → 2,171 instructions per value, CombineLatestPumping 3,356 →
     /// 2,905).
     @inlinable @inline(__always)
-    final func settleLockedInline(_ value: Value, context: (any Sendable)?, state: PropagationState) {
+    final func settleLockedInline(_ value: Value, context: (any Sendable)?, state: PropagationState,
+                                  parking: Bool = false) {
         #if RIPPLE_INTERNAL_CHECKS
         state.touched.append(self)
         #endif
@@ -257,8 +266,10 @@ extension Node {
                     listeners[0]._withUnsafeGuaranteedRef { object in
                         // Called after the transaction commits, outside the domain (see `Domain.swift`); whether
                         // it is still attached is asked then.
-                        collectDelivery(value, context: context, to: unsafeDowncast(object, to: ListenEdge<Value>.self),
-                                        state: state)
+                        let listener = unsafeDowncast(object, to: ListenEdge<Value>.self)
+                        if !(parking && park(listener, context: context, state: state)) {
+                            collectDelivery(value, context: context, to: listener, state: state)
+                        }
                     }
                 }
             } else if listenerCount > 1 {

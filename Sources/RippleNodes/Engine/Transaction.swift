@@ -154,6 +154,9 @@ final class PropagationState {
     @usableFromInline @exclusivity(unchecked) var pathBase = 0
     /// Edge lists replaced while this thread was reading them (see `EdgeSnapshot.swift`), released at commit.
     @exclusivity(unchecked) var retiredEdges: [AnyObject] = []
+    /// The set node's one listener, whose call waits for the commit outside the queue (see `ParkedCall.swift`);
+    /// retained, nil whenever no transaction is committing.
+    @usableFromInline @exclusivity(unchecked) var parkedListener: Unmanaged<AnyObject>?
     @usableFromInline @exclusivity(unchecked) var jobs = Deque<() -> Void>()
     @exclusivity(unchecked) var drainingJobs = false
     /// No context, for sets without one.

@@ -1,0 +1,118 @@
+import Dispatch
+import RippleCore
+import RippleNodes
+import RippleTesting
+import Synchronization
+import Testing
+
+/// A plain set of a node with one listener makes that listener's call itself, after the commit, instead of queueing
+/// it (see `ParkedCall.swift`). These pin down that it still runs where the queue would have run it: before the
+/// transaction's other calls, before later transactions' calls, never beside another call of the graph.
+@Suite("The set node's own listener call")
+struct ParkedCallTests {
+    @Test func theSetNodesListenerRunsFirstThenDownstreamThenARe_entrantSetsCalls() {
+        let node = MutableNode(0)
+        let doubled = node.map { $0 * 10 }
+        let bag = CancelBag()
+        let heard = Recorder<String>()
+        node.listened(by: bag).withBlock { value in
+            heard.record("node \(value)")
+            // A set from the call: a later transaction, whose calls follow every call of this one.
+            if value == 1 { node.value = 2 }
+        }
+        doubled.listened(by: bag).withBlock { heard.record("doubled \($0)") }
+        heard.reset()
+        node.value = 1
+        #expect(heard.values == ["node 1", "doubled 10", "node 2", "doubled 20"])
+    }
+
+    @Test func aCancelledListenerIsNotCalledAndNothingIsKept() {
+        let node = MutableNode(0)
+        let bag = CancelBag()
+        let heard = Recorder<Int>()
+        var token: (any CancelToken)? = node.listened(by: bag).withBlock { heard.record($0) }
+        let edge = WeakReference(token! as AnyObject)
+        node.value = 1
+        token?.cancel()
+        token = nil
+        node.value = 2
+        #expect(heard.values == [0, 1])
+        // The bag keeps cancelled entries until it prunes them; emptied, nothing else may keep the edge (the parked
+        // call retained it).
+        bag.cancel()
+        #expect(edge.object == nil, "a cancelled listener's edge was kept alive")
+    }
+
+    @Test func aSetWithAContextIsHeardWithIt() {
+        let node = MutableNode(0)
+        let bag = CancelBag()
+        let heard = Recorder<String>()
+        node.listened(by: bag).withContextBlock { value, context in heard.record("\(value) \(context as? String ?? "-")") }
+        node.set(1, context: "ctx")
+        node.value = 2
+        #expect(heard.values == ["0 -", "1 ctx", "2 -"])
+    }
+
+    /// Thread A's set calls the listener itself and holds it there until thread B has set the node too. B's call
+    /// must wait behind A's (the queue's order): it runs after A's returns, not beside it on thread B.
+    @Test(arguments: 0..<20) func anotherThreadsSetDuringTheCallWaitsBehindIt(round: Int) {
+        let node = MutableNode(0)
+        let bag = CancelBag()
+        let heard = Recorder<Int>()
+        let inCall = Atomic<Bool>(false)
+        let overlapped = Atomic<Bool>(false)
+        let entered = DispatchSemaphore(value: 0)
+        let bHasSet = DispatchSemaphore(value: 0)
+        node.listened(by: bag).withBlock { value in
+            if inCall.exchange(true, ordering: .sequentiallyConsistent) {
+                overlapped.store(true, ordering: .sequentiallyConsistent)
+            }
+            heard.record(value)
+            if value == 1 {
+                entered.signal()
+                bHasSet.wait()
+            }
+            inCall.store(false, ordering: .sequentiallyConsistent)
+        }
+        let a = startThread { node.value = 1 }
+        let b = startThread {
+            entered.wait()
+            node.value = 2
+            bHasSet.signal()
+        }
+        a.wait()
+        b.wait()
+        #expect(heard.values == [0, 1, 2])
+        let callsOverlapped = overlapped.load(ordering: .sequentiallyConsistent)
+        #expect(!callsOverlapped, "two calls of one listener overlapped")
+    }
+
+    /// Two threads setting one node with one listener, many times (one the even values, one the odd, each in
+    /// increasing order): every set heard once, each thread's in its order, no call beside another, and the last
+    /// call heard the value the node rests at.
+    @Test func twoThreadsSettingOneListenedNodeKeepOneOrder() {
+        let node = MutableNode(-1)
+        let bag = CancelBag()
+        let heard = Locked<[Int]>([])
+        let inCall = Atomic<Bool>(false)
+        let overlapped = Atomic<Bool>(false)
+        node.listened(by: bag).withBlock { value in
+            if inCall.exchange(true, ordering: .sequentiallyConsistent) {
+                overlapped.store(true, ordering: .sequentiallyConsistent)
+            }
+            heard.withLock { $0.append(value) }
+            inCall.store(false, ordering: .sequentiallyConsistent)
+        }
+        let sets = 20_000
+        onThreads(2) { thread in
+            for index in 0..<sets { node.value = 2 * index + thread }
+        }
+        let values = heard.value
+        #expect(values.count == 2 * sets + 1)
+        #expect(values.dropFirst().filter { $0 % 2 == 0 } == Array(stride(from: 0, to: 2 * sets, by: 2)))
+        #expect(values.dropFirst().filter { $0 % 2 == 1 } == Array(stride(from: 1, to: 2 * sets, by: 2)))
+        #expect(values.last == node.value)
+        let callsOverlapped = overlapped.load(ordering: .sequentiallyConsistent)
+        #expect(!callsOverlapped, "two calls of one listener overlapped")
+    }
+}
