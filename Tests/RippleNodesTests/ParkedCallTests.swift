@@ -5,10 +5,11 @@ import RippleTesting
 import Synchronization
 import Testing
 
-/// A plain set of a node with one listener makes that listener's call itself, after the commit, instead of queueing
-/// it (see `ParkedCall.swift`). These pin down that it still runs where the queue would have run it: before the
-/// transaction's other calls, before later transactions' calls, never beside another call of the graph.
-@Suite("The set node's own listener call")
+/// A transaction's first listener call is made by the committing thread itself, after the commit, instead of being
+/// queued (see `ParkedCall.swift`). These pin down that it still runs where the queue would have run it: before the
+/// transaction's other calls, before later transactions' calls, never beside another call of the graph; and that its
+/// value survives a transaction the call itself starts.
+@Suite("A transaction's first listener call")
 struct ParkedCallTests {
     @Test func theSetNodesListenerRunsFirstThenDownstreamThenARe_entrantSetsCalls() {
         let node = MutableNode(0)
@@ -114,5 +115,75 @@ struct ParkedCallTests {
         #expect(values.last == node.value)
         let callsOverlapped = overlapped.load(ordering: .sequentiallyConsistent)
         #expect(!callsOverlapped, "two calls of one listener overlapped")
+    }
+
+    /// The first call comes from a node downstream of the set one (which nobody listens to): the same order.
+    @Test func aDownstreamNodesCallWaitsTheSameWay() {
+        let node = MutableNode(0)
+        let tenfold = node.map { $0 * 10 }
+        let bag = CancelBag()
+        let heard = Recorder<Int>()
+        let inCall = Atomic<Bool>(false)
+        let overlapped = Atomic<Bool>(false)
+        let entered = DispatchSemaphore(value: 0)
+        let bHasSet = DispatchSemaphore(value: 0)
+        tenfold.listened(by: bag).withBlock { value in
+            if inCall.exchange(true, ordering: .sequentiallyConsistent) {
+                overlapped.store(true, ordering: .sequentiallyConsistent)
+            }
+            heard.record(value)
+            if value == 10 {
+                entered.signal()
+                bHasSet.wait()
+            }
+            inCall.store(false, ordering: .sequentiallyConsistent)
+        }
+        let a = startThread { node.value = 1 }
+        let b = startThread {
+            entered.wait()
+            node.value = 2
+            bHasSet.signal()
+        }
+        a.wait()
+        b.wait()
+        #expect(heard.values == [0, 10, 20])
+        let callsOverlapped = overlapped.load(ordering: .sequentiallyConsistent)
+        #expect(!callsOverlapped, "two calls of one listener overlapped")
+    }
+
+    /// The first call sets a node of another graph, whose transaction makes its own first call the same way: each
+    /// hears its own value (heap-allocated strings, so a value overwritten or freed early shows, under ASan too).
+    @Test func aCallThatStartsAnotherGraphsTransactionKeepsItsValue() {
+        let first = MutableNode("")
+        let second = MutableNode("")
+        let bag = CancelBag()
+        let heard = Recorder<String>()
+        first.listened(by: bag).withBlock { value in
+            second.value = value.uppercased() + String(repeating: "!", count: 40)
+            heard.record("first " + value)
+        }
+        second.listened(by: bag).withBlock { heard.record("second " + $0) }
+        heard.reset()
+        let long = String(repeating: "ripple ", count: 10)
+        first.value = long
+        #expect(heard.values == ["second " + long.uppercased() + String(repeating: "!", count: 40), "first " + long])
+    }
+
+    /// A value too large to wait outside the queue is queued: the order is the same.
+    @Test func aLargeValuesCallIsQueuedInTheSameOrder() {
+        struct Large: Equatable, Sendable {
+            var a = 0, b = 0, c = 0, d = 0, e = 0, f = 0, g = 0, h = 0, i = 0
+        }
+        let node = MutableNode(Large())
+        let bag = CancelBag()
+        let heard = Recorder<String>()
+        node.listened(by: bag).withBlock { value in
+            heard.record("node \(value.i)")
+            if value.i == 1 { node.value = Large(i: 2) }
+        }
+        node.map { $0.i * 10 }.listened(by: bag).withBlock { heard.record("tenfold \($0)") }
+        heard.reset()
+        node.value = Large(i: 1)
+        #expect(heard.values == ["node 1", "tenfold 10", "node 2", "tenfold 20"])
     }
 }

@@ -86,6 +86,10 @@ extension PropagationState {
     /// the sets this transaction deferred.
     @usableFromInline
     func commit(_ root: Domain) {
+        if let parked = parkedListener {
+            commit(root, parked: parked)
+            return
+        }
         #if RIPPLE_INTERNAL_CHECKS
         checkInvariants(root)
         #endif

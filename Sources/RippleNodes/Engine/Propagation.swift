@@ -67,14 +67,9 @@ extension Node {
                 root.unlock()
                 readOnlySetFailed()
             }
-            settleStoring(value, context: context, state: state, parking: true)
+            settleStoring(value, context: context, state: state)
             state.finishOutermost()
-            if let parked = state.parkedListener {
-                state.parkedListener = nil
-                commitDelivering(value, to: parked, root: root, state: state)
-            } else {
-                state.commit(root)
-            }
+            state.commit(root)
         } else {
             setInOpenFrame(value, context: context, checkMutable: checkMutable, state: state)
         }
@@ -188,16 +183,15 @@ extension Node {
                 return
             }
             mark = state.frame | NodeMark.settled
-            settleLocked(slot.move(), context: context, state: state, parking: false)
+            settleLocked(slot.move(), context: context, state: state)
         }
     }
 
     /// Stores `value` and settles. Call under `lock`; returns unlocked. `inline` (a constant at each call) picks
-    /// ``settleLockedInline(_:context:state:parking:)``, for a hop, over the outlined
-    /// ``settleLocked(_:context:state:parking:)``.
+    /// ``settleLockedInline(_:context:state:)``, for a hop, over the outlined ``settleLocked(_:context:state:)``.
     @inlinable @inline(__always)
     final func settleStoring(_ value: Value, context: (any Sendable)?, state: PropagationState,
-                             inline: Bool = false, parking: Bool = false) {
+                             inline: Bool = false) {
         // The old value leaves through `previous` and is released after the lock (it may be a node whose deinit
         // takes locks of its own).
         var previous = value
@@ -206,7 +200,7 @@ extension Node {
         if inline {
             settleLockedInline(value, context: context, state: state)
         } else {
-            settleLocked(value, context: context, state: state, parking: parking)
+            settleLocked(value, context: context, state: state)
         }
         extendLifetime(previous)
     }
@@ -214,19 +208,16 @@ extension Node {
     /// Tells listeners, then pushes downstream. Call under `lock`, with the value stored and the mark stamped;
     /// returns unlocked. Not inlined where a set starts (the set's own code stays small enough to inline into the
     /// caller: inlined there too, SubjectPumping cost 249 instructions a set rather than 238).
-    /// `parking`: this is the set node of a plain set, whose lone listener's call may wait outside the queue (see
-    /// `ParkedCall.swift`).
     @inlinable @inline(never)
-    final func settleLocked(_ value: Value, context: (any Sendable)?, state: PropagationState, parking: Bool) {
-        settleLockedInline(value, context: context, state: state, parking: parking)
+    final func settleLocked(_ value: Value, context: (any Sendable)?, state: PropagationState) {
+        settleLockedInline(value, context: context, state: state)
     }
 
-    /// ``settleLocked(_:context:state:parking:)``, inlined into `receive`: a hop then runs as one function, without a second
+    /// ``settleLocked(_:context:state:)``, inlined into `receive`: a hop then runs as one function, without a second
     /// prologue and epilogue (MapFilterPumping 2,461 → 2,171 instructions per value, CombineLatestPumping 3,356 →
     /// 2,905).
     @inlinable @inline(__always)
-    final func settleLockedInline(_ value: Value, context: (any Sendable)?, state: PropagationState,
-                                  parking: Bool = false) {
+    final func settleLockedInline(_ value: Value, context: (any Sendable)?, state: PropagationState) {
         #if RIPPLE_INTERNAL_CHECKS
         state.touched.append(self)
         #endif
@@ -266,10 +257,8 @@ extension Node {
                     listeners[0]._withUnsafeGuaranteedRef { object in
                         // Called after the transaction commits, outside the domain (see `Domain.swift`); whether
                         // it is still attached is asked then.
-                        let listener = unsafeDowncast(object, to: ListenEdge<Value>.self)
-                        if !(parking && park(listener, context: context, state: state)) {
-                            collectDelivery(value, context: context, to: listener, state: state)
-                        }
+                        collectDelivery(value, context: context, to: unsafeDowncast(object, to: ListenEdge<Value>.self),
+                                        state: state)
                     }
                 }
             } else if listenerCount > 1 {
@@ -341,6 +330,8 @@ extension Node {
         // Straight into the held domain's queue (its lock is held): the calls join it in settle order, after every
         // earlier transaction's.
         if !listener.wantsSenders && context == nil {
+            // The transaction's first call, while the queue is idle, waits outside it (see `ParkedCall.swift`).
+            if park(value, for: listener, state: state) { return }
             // The common call: the closure captures neither the context nor a sender list (copying and destroying a
             // nil `(any Sendable)?` went through its value witnesses: SubjectPumping 1,492 → 1,460 instructions a
             // set).

@@ -154,9 +154,13 @@ final class PropagationState {
     @usableFromInline @exclusivity(unchecked) var pathBase = 0
     /// Edge lists replaced while this thread was reading them (see `EdgeSnapshot.swift`), released at commit.
     @exclusivity(unchecked) var retiredEdges: [AnyObject] = []
-    /// The set node's one listener, whose call waits for the commit outside the queue (see `ParkedCall.swift`);
-    /// retained, nil whenever no transaction is committing.
+    /// The running transaction's first listener call, waiting outside the queue (see `ParkedCall.swift`): the
+    /// listener (retained), the call, and its value's storage.
     @usableFromInline @exclusivity(unchecked) var parkedListener: Unmanaged<AnyObject>?
+    /// Not optional: a closure stored in an `Optional` is reabstracted through a thunk, which allocates.
+    @usableFromInline @exclusivity(unchecked) var parkedCall: ParkedCall = { _, _ in }
+    @usableFromInline let parkedValue = UnsafeMutableRawPointer.allocate(byteCount: parkedValueSize,
+                                                                         alignment: parkedValueAlignment)
     @usableFromInline @exclusivity(unchecked) var jobs = Deque<() -> Void>()
     @exclusivity(unchecked) var drainingJobs = false
     /// No context, for sets without one.
@@ -169,6 +173,7 @@ final class PropagationState {
     init() {}
 
     deinit {
+        parkedValue.deallocate()
         blocked.deallocate()
         path.deallocate()
         outerFrames.deallocate()
