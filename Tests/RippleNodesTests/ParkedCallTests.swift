@@ -186,4 +186,57 @@ struct ParkedCallTests {
         node.value = Large(i: 1)
         #expect(heard.values == ["node 1", "tenfold 10", "node 2", "tenfold 20"])
     }
+
+    /// The first call is parked, then a transform of the same transaction links a node of another graph whose
+    /// listener thread B is still inside: the graphs are one now, so the parked call waits for B's call, like a queued
+    /// one (it runs on B, after B's call returns), rather than beside it on A.
+    @Test(arguments: 0..<10) func aParkedCallWaitsForTheBatchOfAGraphMergedInAfterIt(round: Int) {
+        let other = MutableNode(0)
+        let node = MutableNode(0)
+        let bag = CancelBag()
+        let heard = Recorder<String>()
+        let inCall = Atomic<Int>(0)
+        let overlapped = Atomic<Bool>(false)
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        other.listened(by: bag).withBlock { value in
+            if inCall.add(1, ordering: .sequentiallyConsistent).newValue > 1 {
+                overlapped.store(true, ordering: .sequentiallyConsistent)
+            }
+            heard.record("other \(value)")
+            if value == 1 {
+                entered.signal()
+                release.wait()
+            }
+            inCall.subtract(1, ordering: .sequentiallyConsistent)
+        }
+        node.listened(by: bag).withBlock { value in
+            if inCall.add(1, ordering: .sequentiallyConsistent).newValue > 1 {
+                overlapped.store(true, ordering: .sequentiallyConsistent)
+            }
+            heard.record("node \(value)")
+            inCall.subtract(1, ordering: .sequentiallyConsistent)
+        }
+        let follower = node.map { $0 }
+        let links = Locked<[any CancelToken]>([])
+        // Settles after `node`'s listener call is parked; links `other` into `follower`, merging the graphs.
+        let linker = node.map { value -> Int in
+            if value == 1 { links.withLock { $0.append(follower.link(to: other.map { $0 &* 0 })) } }
+            return value
+        }
+        let b = startThread { other.value = 1 }
+        entered.wait()
+        let a = startThread { node.value = 1 }
+        a.wait()
+        let heardBeforeRelease = heard.values
+        release.signal()
+        b.wait()
+        #expect(heardBeforeRelease == ["other 0", "node 0", "other 1"],
+                "the parked call ran beside the merged graph's call")
+        #expect(heard.values == ["other 0", "node 0", "other 1", "node 1"])
+        let callsOverlapped = overlapped.load(ordering: .sequentiallyConsistent)
+        #expect(!callsOverlapped, "two listener calls of one graph overlapped")
+        extendLifetime(linker)
+        links.withLock { $0.forEach { $0.cancel() } }
+    }
 }

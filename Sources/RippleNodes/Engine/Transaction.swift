@@ -158,7 +158,7 @@ final class PropagationState {
     /// listener (retained), the call, and its value's storage.
     @usableFromInline @exclusivity(unchecked) var parkedListener: Unmanaged<AnyObject>?
     /// Not optional: a closure stored in an `Optional` is reabstracted through a thunk, which allocates.
-    @usableFromInline @exclusivity(unchecked) var parkedCall: ParkedCall = { _, _ in }
+    @usableFromInline @exclusivity(unchecked) var parkedCall: ParkedCall = { _, _, _ in }
     @usableFromInline let parkedValue = UnsafeMutableRawPointer.allocate(byteCount: parkedValueSize,
                                                                          alignment: parkedValueAlignment)
     @usableFromInline @exclusivity(unchecked) var jobs = Deque<() -> Void>()
