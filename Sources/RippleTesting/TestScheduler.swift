@@ -148,7 +148,9 @@ public final class TestScheduler: Scheduling, @unchecked Sendable {
         while let action = takeNext(dueBy: instant) {
             action()
         }
-        state.withLock { $0.now = instant }
+        // An action may have advanced the clock past `instant` (an advance from inside an action, or another
+        // thread's): the clock never goes back.
+        state.withLock { $0.now = max($0.now, instant) }
     }
 
     /// Runs every scheduled action, advancing the clock to each one's due time, until nothing is left.

@@ -32,4 +32,23 @@ struct SchedulerScaleTests {
         // per action at a tenth of this size.
         #expect(scheduler.queueSteps <= 50 * 2 * half, "\(scheduler.queueSteps) queue steps for \(2 * half) actions")
     }
+
+    /// An action that advances the clock further than the advance running it (a listener driving the clock): once
+    /// both return the clock reads the later instant, and work scheduled then is due after it, never in the past.
+    @Test func anAdvanceFromInsideAnActionNeverTurnsTheClockBack() {
+        let scheduler = TestScheduler()
+        let log = Recorder<String>(scheduler: scheduler)
+        scheduler.schedule(after: .seconds(5)) {
+            log.record("at 5")
+            scheduler.advance(to: .seconds(20))
+        }
+        scheduler.schedule(after: .seconds(15)) { log.record("at 15") }
+        scheduler.advance(to: .seconds(10))
+        #expect(scheduler.now == .seconds(20))
+
+        scheduler.schedule(after: .seconds(1)) { log.record("one second later") }
+        scheduler.advance(by: .seconds(1))
+        #expect(log.events == [.value(.seconds(5), "at 5"), .value(.seconds(15), "at 15"),
+                               .value(.seconds(21), "one second later")])
+    }
 }
