@@ -78,7 +78,9 @@ public final class TestScheduler: Scheduling, @unchecked Sendable {
 
     private let state = Locked(State())
 
-    /// The most actions ``run()`` performs before it decides the work never drains (a self-rescheduling action).
+    /// The most actions ``run()`` performs before it decides the work never drains (a self-rescheduling action), and
+    /// the most ``advance(to:)`` and ``advance(by:)`` perform at one instant before they decide the clock can never
+    /// move (an action rescheduling itself with no delay): either then stops with a programmer error.
     /// At least 1: a smaller limit stops with a programmer error naming the value.
     public var runLimit: Int {
         get { state.withLock { $0.runLimit } }
@@ -145,8 +147,23 @@ public final class TestScheduler: Scheduling, @unchecked Sendable {
         if instant < now {
             programmerErrorInTesting("TestScheduler.advance(to:) cannot go back in time: \(instant) < now \(now)")
         }
-        while let action = takeNext(dueBy: instant) {
+        let runLimit = runLimit
+        var lastInstant = now
+        var performedAtInstant = 0
+        while let (at, action) = takeNext(dueBy: instant) {
+            if at != lastInstant {
+                lastInstant = at
+                performedAtInstant = 0
+            }
+            // Work that keeps scheduling work at the same instant never lets the clock reach `instant`: stop with
+            // a message rather than hang the test run.
+            if performedAtInstant == runLimit {
+                programmerErrorInTesting(
+                    "TestScheduler.advance(to:) performed \(performedAtInstant) actions at \(at) (runLimit) without "
+                        + "the clock moving; an action that reschedules itself with no delay never lets time pass")
+            }
             action()
+            performedAtInstant += 1
         }
         // An action may have advanced the clock past `instant` (an advance from inside an action, or another
         // thread's): the clock never goes back.
@@ -157,7 +174,7 @@ public final class TestScheduler: Scheduling, @unchecked Sendable {
     public func run() {
         let runLimit = runLimit
         var performed = 0
-        while let action = takeNext(dueBy: nil) {
+        while let (_, action) = takeNext(dueBy: nil) {
             // Stop only when work is still there after `runLimit` actions: a run that drains in exactly that many
             // is fine.
             if performed == runLimit {
@@ -170,7 +187,8 @@ public final class TestScheduler: Scheduling, @unchecked Sendable {
         }
     }
 
-    private func takeNext(dueBy limit: Duration?) -> (@Sendable () -> Void)? {
+    /// The next action due by `limit` (any, for `nil`), taken out of the queue, and the clock's reading for it.
+    private func takeNext(dueBy limit: Duration?) -> (at: Duration, action: @Sendable () -> Void)? {
         state.withLock { state in
             while let first = state.queue.first {
                 guard let action = state.actions[first.id] else {
@@ -181,7 +199,7 @@ public final class TestScheduler: Scheduling, @unchecked Sendable {
                 _ = state.popFirst()
                 state.actions[first.id] = nil
                 state.now = max(state.now, first.due)
-                return action
+                return (state.now, action)
             }
             return nil
         }

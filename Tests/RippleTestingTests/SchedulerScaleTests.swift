@@ -51,4 +51,38 @@ struct SchedulerScaleTests {
         #expect(log.events == [.value(.seconds(5), "at 5"), .value(.seconds(15), "at 15"),
                                .value(.seconds(21), "one second later")])
     }
+
+    /// An action that reschedules itself with no delay never lets the clock move, so an advance could never reach its
+    /// target: it stops with a message after runLimit actions at one instant instead of hanging the test run. (The
+    /// watchdog turns a hang into a failure of this test.)
+    @Test func advanceStopsOnWorkThatNeverLetsTimePass() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            startDeadlockWatchdog(seconds: 10)
+            final class Spinner: @unchecked Sendable {
+                let scheduler = TestScheduler()
+                func spin() { scheduler.schedule { self.spin() } }
+            }
+            let spinner = Spinner()
+            spinner.scheduler.runLimit = 100
+            spinner.scheduler.schedule(after: .seconds(3)) { spinner.spin() }
+            spinner.scheduler.advance(by: .seconds(5))
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("TestScheduler.advance(to:) performed 100 actions at 3.0 seconds (runLimit) "
+                                     + "without the clock moving"), "\(message)")
+    }
+
+    /// Many actions at one instant are fine as long as they drain, and a limit counts per instant, not per advance.
+    @Test func advanceRunsUpToRunLimitActionsAtEachInstant() {
+        let scheduler = TestScheduler()
+        scheduler.runLimit = 10
+        let ran = Locked(0)
+        for second in 1...3 {
+            for _ in 0..<10 {
+                scheduler.schedule(after: .seconds(Int64(second))) { ran.withLock { $0 += 1 } }
+            }
+        }
+        scheduler.advance(by: .seconds(3))
+        #expect(ran.value == 30)
+    }
 }
