@@ -85,4 +85,55 @@ struct SchedulerScaleTests {
         scheduler.advance(by: .seconds(3))
         #expect(ran.value == 30)
     }
+
+    /// At one instant: an action cancels a later one due then, and schedules more work at that instant and "earlier"
+    /// (a negative delay): the cancelled one never runs, and the new work runs after what was already due, in
+    /// scheduling order.
+    @Test func workCancelledAndAddedFromInsideAnActionAtTheSameInstant() {
+        let scheduler = TestScheduler()
+        let log = Recorder<String>(scheduler: scheduler)
+        let doomed = Locked<(any CancelToken)?>(nil)
+        scheduler.schedule(after: .seconds(1)) {
+            log.record("a")
+            doomed.value?.cancel()
+            scheduler.schedule { log.record("d") }
+            scheduler.schedule(after: .seconds(-3)) { log.record("e") }
+        }
+        doomed.withLock { $0 = scheduler.schedule(after: .seconds(1)) { log.record("cancelled") } }
+        scheduler.schedule(after: .seconds(1)) { log.record("c") }
+        scheduler.advance(by: .seconds(1))
+        #expect(log.values == ["a", "c", "d", "e"])
+        #expect(log.events.allSatisfy { $0.time == .seconds(1) })
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    /// Cancelling most of the queue frees each cancelled action's captures at once and sweeps their slots out; what
+    /// is left still runs by due time, ties in scheduling order.
+    @Test func cancellingMostOfTheQueueKeepsTheRestInOrder() {
+        final class Capture: Sendable {}
+        let scheduler = TestScheduler()
+        let log = Recorder<Int>(scheduler: scheduler)
+        var tokens: [any CancelToken] = []
+        var captures: [Int: Capture] = [:]
+        weak var cancelledCapture: Capture?
+        for index in 0..<300 {
+            let capture = Capture()
+            captures[index] = capture
+            if index == 1 { cancelledCapture = capture }
+            tokens.append(scheduler.schedule(after: .seconds(Int64(300 - index) / 10)) {
+                withExtendedLifetime(capture) { log.record(index) }
+            })
+        }
+        captures.removeAll()
+        let kept = Set(stride(from: 0, to: 300, by: 6))
+        for (index, token) in tokens.enumerated() where !kept.contains(index) {
+            token.cancel()
+        }
+        #expect(cancelledCapture == nil)
+        #expect(scheduler.pendingCount == kept.count)
+
+        scheduler.run()
+        let expected = kept.sorted { ((300 - $0) / 10, $0) < ((300 - $1) / 10, $1) }
+        #expect(log.values == expected)
+    }
 }
