@@ -98,10 +98,7 @@ public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
             if let published = core.plan.loadPublished() {
                 return published
             }
-            let built = currentChain.callPlan()
-            // Nothing was published, so nothing is replaced: no garbage to release.
-            _ = core.plan.replace { built }
-            return Unmanaged.passUnretained(built)
+            return Unmanaged.passUnretained(currentChain.publishPlan(on: core))
         }
     }
 

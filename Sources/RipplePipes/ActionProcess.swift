@@ -168,7 +168,9 @@ public final class ActionProcess: @unchecked Sendable {
     private func requireArgumentIndex(_ index: Int, _ api: String) {
         guard let count = lock.withLock({ access?.argumentCount }) else { return }
         if !(1...max(count, 1)).contains(index) || count == 0 {
-            programmerError("\(api) needs an index in 1...\(count) for \(actionName), got \(index)")
+            // As `ActionRegistration`'s check words it: an action without arguments has no range to name ("1...0").
+            let range = count == 0 ? "no index (it takes no arguments)" : "an index in 1...\(count)"
+            programmerError("\(api) needs \(range) for \(actionName), got \(index)")
         }
     }
 

@@ -235,6 +235,18 @@ import Testing
         #expect(message.contains("ActionProcess.changeArgument(at:to:) needs an index in 1...2 for pair, got 3"))
     }
 
+    /// The message named the range "1...0" for an action without arguments; it now says there is no index to give.
+    @Test func argumentOfAnActionWithoutArgumentsIsRefused() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let pipe = ActionPipe(CounterActions())
+            pipe.registerAction(\.ping).action { process in _ = process.argument(at: 1) }
+            pipe.ping()
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains(
+            "ActionProcess.argument(at:) needs no index (it takes no arguments) for ping, got 1"))
+    }
+
     @Test func tuplePositionOutOfRangeIsRefused() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = PipeTuple(1, 2)[2]
