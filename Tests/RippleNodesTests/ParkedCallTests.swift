@@ -58,18 +58,31 @@ struct ParkedCallTests {
     /// must wait behind A's (the queue's order): it runs after A's returns, not beside it on thread B.
     @Test(arguments: 0..<20) func anotherThreadsSetDuringTheCallWaitsBehindIt(round: Int) {
         let node = MutableNode(0)
+        checkASecondSetWaits(setting: node, listening: node, heldAt: 1, expected: [0, 1, 2])
+    }
+
+    /// The first call comes from a node downstream of the set one (which nobody listens to): the same order.
+    @Test func aDownstreamNodesCallWaitsTheSameWay() {
+        let node = MutableNode(0)
+        checkASecondSetWaits(setting: node, listening: node.map { $0 * 10 }, heldAt: 10, expected: [0, 10, 20])
+    }
+
+    /// Thread A sets `node` to 1; `listened`'s listener holds its call of `heldAt` until thread B has set `node` to
+    /// 2. Checks that the listener heard `expected` and never ran two calls at once.
+    private func checkASecondSetWaits(setting node: MutableNode<Int>, listening listened: Node<Int>, heldAt: Int,
+                                      expected: [Int], sourceLocation: SourceLocation = #_sourceLocation) {
         let bag = CancelBag()
         let heard = Recorder<Int>()
         let inCall = Atomic<Bool>(false)
         let overlapped = Atomic<Bool>(false)
         let entered = DispatchSemaphore(value: 0)
         let bHasSet = DispatchSemaphore(value: 0)
-        node.listened(by: bag).withBlock { value in
+        listened.listened(by: bag).withBlock { value in
             if inCall.exchange(true, ordering: .sequentiallyConsistent) {
                 overlapped.store(true, ordering: .sequentiallyConsistent)
             }
             heard.record(value)
-            if value == 1 {
+            if value == heldAt {
                 entered.signal()
                 bHasSet.wait()
             }
@@ -83,9 +96,9 @@ struct ParkedCallTests {
         }
         a.wait()
         b.wait()
-        #expect(heard.values == [0, 1, 2])
+        #expect(heard.values == expected, sourceLocation: sourceLocation)
         let callsOverlapped = overlapped.load(ordering: .sequentiallyConsistent)
-        #expect(!callsOverlapped, "two calls of one listener overlapped")
+        #expect(!callsOverlapped, "two calls of one listener overlapped", sourceLocation: sourceLocation)
     }
 
     /// Two threads setting one node with one listener, many times (one the even values, one the odd, each in
@@ -113,40 +126,6 @@ struct ParkedCallTests {
         #expect(values.dropFirst().filter { $0 % 2 == 0 } == Array(stride(from: 0, to: 2 * sets, by: 2)))
         #expect(values.dropFirst().filter { $0 % 2 == 1 } == Array(stride(from: 1, to: 2 * sets, by: 2)))
         #expect(values.last == node.value)
-        let callsOverlapped = overlapped.load(ordering: .sequentiallyConsistent)
-        #expect(!callsOverlapped, "two calls of one listener overlapped")
-    }
-
-    /// The first call comes from a node downstream of the set one (which nobody listens to): the same order.
-    @Test func aDownstreamNodesCallWaitsTheSameWay() {
-        let node = MutableNode(0)
-        let tenfold = node.map { $0 * 10 }
-        let bag = CancelBag()
-        let heard = Recorder<Int>()
-        let inCall = Atomic<Bool>(false)
-        let overlapped = Atomic<Bool>(false)
-        let entered = DispatchSemaphore(value: 0)
-        let bHasSet = DispatchSemaphore(value: 0)
-        tenfold.listened(by: bag).withBlock { value in
-            if inCall.exchange(true, ordering: .sequentiallyConsistent) {
-                overlapped.store(true, ordering: .sequentiallyConsistent)
-            }
-            heard.record(value)
-            if value == 10 {
-                entered.signal()
-                bHasSet.wait()
-            }
-            inCall.store(false, ordering: .sequentiallyConsistent)
-        }
-        let a = startThread { node.value = 1 }
-        let b = startThread {
-            entered.wait()
-            node.value = 2
-            bHasSet.signal()
-        }
-        a.wait()
-        b.wait()
-        #expect(heard.values == [0, 10, 20])
         let callsOverlapped = overlapped.load(ordering: .sequentiallyConsistent)
         #expect(!callsOverlapped, "two calls of one listener overlapped")
     }
