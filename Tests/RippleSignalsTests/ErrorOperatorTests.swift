@@ -135,4 +135,42 @@ struct ErrorOperatorTests {
         both.record(into: plain)
         #expect(plain.values == [.value(2), .complete])
     }
+
+    @Test("retry: disposed while an attempt's action runs (take(1) there), the failing source is not subscribed again")
+    func retryStopsOnceDisposedWhileSubscribing() {
+        let attempts = Locked(0)
+        // Fails synchronously, inside its action: retry's own cleanup is not attached yet when take disposes.
+        let failing = Signal<Int, TestError> { subscriber in
+            let attempt = attempts.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            subscriber.send(attempt)
+            subscriber.sendError(TestError(attempt))
+            return .empty
+        }
+        let recorder = Recorder<Event<Int>>()
+        failing.retry(1_000).take(1).record(into: recorder)
+        #expect(recorder.values == [.value(1), .complete])
+        #expect(attempts.value == 1)   // was 1,001: every retry ran after the subscription had ended
+    }
+
+    @Test("catch: disposed while the source's action runs (take(1) there), the handler is not called")
+    func catchSkipsHandlerOnceDisposedWhileSubscribing() {
+        let handled = Locked(0)
+        let failing = Signal<Int, TestError> { subscriber in
+            subscriber.send(1)
+            subscriber.sendError(TestError(2))
+            return .empty
+        }
+        let replacement = ManualSource<Int, TestError>()
+        let recorder = Recorder<Event<Int>>()
+        failing.catch { _ in
+            handled.withLock { $0 += 1 }
+            return replacement.signal
+        }.take(1).record(into: recorder)
+        #expect(recorder.values == [.value(1), .complete])
+        #expect(handled.value == 0)
+        #expect(replacement.subscriptions == 0)   // was 1: the replacement (a request, say) started after the end
+    }
 }

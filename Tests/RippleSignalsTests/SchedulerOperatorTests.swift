@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import RippleCore
 import RippleTesting
 import Testing
@@ -139,5 +141,70 @@ struct SchedulerOperatorTests {
         scheduler.advance(by: .seconds(1))
         source.send(4)
         #expect(recorder.values == [.value(1), .value(2), .value(4)])
+    }
+
+    @Test("throttle: a completion sent on another thread while the window's end hands over the held value")
+    func throttleCompletionDuringWindowEnd() {
+        // The window's end takes the held value, then schedules the next window, then sends the value. The hook
+        // holds the scheduler thread at that `schedule` call while a second thread sends 3 and completes: the
+        // interleaving two real threads can hit (1 round in ~2,000 did, as [1, complete]), made certain.
+        let scheduler = HookScheduler()
+        let source = ManualSource<Int, TestError>()
+        let recorder = Recorder<Event<Int>>()
+        source.signal.throttle(.seconds(1), on: scheduler).record(into: recorder)
+        source.send(1)
+        source.send(2)
+        scheduler.beforeNextSchedule {
+            let done = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                source.send(3)
+                source.sendComplete()
+                done.signal()
+            }
+            done.wait()
+        }
+        scheduler.base.advance(by: .seconds(1))
+        // Was [1, 3, complete]: 2 went out after the completion and was dropped; and the next window's timer stayed
+        // scheduled after the end.
+        #expect(recorder.values == [.value(1), .value(2), .value(3), .complete])
+        #expect(scheduler.base.pendingCount == 0)
+    }
+
+    @Test("the timeout example of the SignalOperators article times out at 3 seconds")
+    func timeoutArticleExample() {
+        let scheduler = TestScheduler()
+        let printed = Recorder<String>()
+        let slow = Signal<String, Never>.just("late").delay(.seconds(5), on: scheduler)
+        let subscription = slow.timeout(.seconds(3), on: scheduler)
+            .subscribe(value: { printed.record($0) }, complete: { printed.record("timed out at \(scheduler.now)") })
+        scheduler.run()
+        #expect(printed.values == ["timed out at 3.0 seconds"])
+        subscription.dispose()
+    }
+}
+
+/// A `TestScheduler` that runs a hook at the start of its next `schedule(after:)` call, on the calling thread: to
+/// pause an operator at that point while another thread acts.
+final class HookScheduler: Scheduling, @unchecked Sendable {
+    let base = TestScheduler()
+    private let hook = Locked<(@Sendable () -> Void)?>(nil)
+
+    var now: Duration { base.now }
+
+    func beforeNextSchedule(_ action: @escaping @Sendable () -> Void) {
+        hook.withLock { $0 = action }
+    }
+
+    func schedule(_ action: @escaping @Sendable () -> Void) -> any CancelToken {
+        schedule(after: .zero, action)
+    }
+
+    func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any CancelToken {
+        let next = hook.withLock { hook in
+            defer { hook = nil }
+            return hook
+        }
+        next?()
+        return base.schedule(after: delay, action)
     }
 }

@@ -28,6 +28,9 @@ extension Signal {
             let first = source.attach(
                 value: { downstream.send($0) },
                 error: { error in
+                    // Disposed before this subscription's cleanup was attached (by a `take` below, from inside the
+                    // source's action): neither the handler nor its replacement may run after the end.
+                    if downstream.isDisposed { return }
                     // Subscribed at the downstream's level at least (see `SubscriptionTrampoline`).
                     serial.replace(with: subscribing(above: downstream.level) {
                         handler(error).attach(

@@ -55,7 +55,10 @@ final class Retrying<Value: Sendable, Failure: Error>: @unchecked Sendable {
         while true {
             lock.lock()
             again = false
-            if disposed {
+            // The downstream may be disposed before this subscription's cleanup (which sets `disposed`) is even
+            // attached: by a `take` below, from inside an attempt that runs in the action. A synchronously failing
+            // source would then be subscribed again up to `retries` times for nothing.
+            if disposed || downstream.isDisposed {
                 looping = false
                 lock.unlock()
                 return

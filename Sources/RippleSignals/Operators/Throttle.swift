@@ -21,12 +21,23 @@ extension Signal {
                         return nil
                     }
                     state.held = nil
+                    state.handingOff = true
                     return held
                 }
                 guard let held else { return }
                 let timer = scheduler.schedule(after: interval) { windowEnded() }
-                state.withLock { $0.timer = timer }
+                state.keep(timer)
                 downstream.send(held)
+                // A completion that came meanwhile (another thread) was left to this hand-off, so that it cannot
+                // overtake `held`: send it now, after what was held since.
+                let (completes, last) = state.withLock { state -> (Bool, Value?) in
+                    state.handingOff = false
+                    defer { state.lastHeld = nil }
+                    return (state.completeAfterHandOff, state.lastHeld)
+                }
+                guard completes else { return }
+                if let last { downstream.send(last) }
+                downstream.sendComplete()
             }
             let upstream = source.subscribe(SignalSubscriber(
                 value: { value in
@@ -40,7 +51,7 @@ extension Signal {
                     }
                     guard emitNow else { return }
                     let timer = scheduler.schedule(after: interval) { windowEnded() }
-                    state.withLock { $0.timer = timer }
+                    state.keep(timer)
                     downstream.send(value)
                 },
                 error: { error in
@@ -48,8 +59,18 @@ extension Signal {
                     downstream.sendError(error)
                 },
                 complete: {
-                    let held = state.withLock { $0.held }
-                    state.withLock { $0.end() }?.cancel()
+                    // One lock: a window ending in between would send `held` too.
+                    let (held, timer, deferred) = state.withLock { state in
+                        let held = state.held
+                        let timer = state.end()
+                        if state.handingOff {
+                            state.completeAfterHandOff = true
+                            state.lastHeld = held
+                        }
+                        return (held, timer, state.handingOff)
+                    }
+                    timer?.cancel()
+                    if deferred { return }  // the window's end sends `held` and the completion after its value
                     if let held { downstream.send(held) }
                     downstream.sendComplete()
                 }))
@@ -66,11 +87,29 @@ struct ThrottleState<Value> {
     var held: Value?
     var timer: (any CancelToken)?
     var ended = false
+    /// A window's end is sending a held value outside the lock; a completion meanwhile is left to it (with the value
+    /// held then), so that it cannot overtake that value.
+    var handingOff = false
+    var completeAfterHandOff = false
+    var lastHeld: Value?
 
     mutating func end() -> (any CancelToken)? {
         ended = true
         held = nil
         defer { timer = nil }
         return timer
+    }
+}
+
+extension Locked {
+    /// Keeps `timer` as the current window's timer, or cancels it if the subscription ended meanwhile (else it
+    /// would stay scheduled, holding the chain, until it fired).
+    func keep<Value>(_ timer: any CancelToken) where State == ThrottleState<Value> {
+        let stale = withLock { state -> Bool in
+            if state.ended { return true }
+            state.timer = timer
+            return false
+        }
+        if stale { timer.cancel() }
     }
 }
