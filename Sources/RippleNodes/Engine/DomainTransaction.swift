@@ -97,16 +97,21 @@ extension PropagationState {
         // trip per set; a commit that queued none touches no queue.
         var calls: Deque<() -> Void>? = nil
         if root.batchesInFlight == 0 && !root.deliveries.isEmpty { calls = root.takeDeliveries() }
-        held = nil
-        root.unlock()
-        if !retiredEdges.isEmpty { releaseRetiredEdges() }
+        release(root)
         if let taken = calls.take() { drainDeliveries(from: root, taken: taken) }
         if !jobs.isEmpty { drainJobs() }
     }
 
+    /// Releases the committed transaction's domain, then the edge lists replaced under it.
+    func release(_ root: Domain) {
+        held = nil
+        root.unlock()
+        if !retiredEdges.isEmpty { releaseRetiredEdges() }
+    }
+
     /// Releases the edge lists the transaction replaced while reading them, outside the domain (a list may hold the
     /// last reference to a transform, and so to a node).
-    func releaseRetiredEdges() {
+    private func releaseRetiredEdges() {
         let retired = retiredEdges
         retiredEdges = []
         extendLifetime(retired)

@@ -78,9 +78,7 @@ extension PropagationState {
             call(parked, parkedValue, root)
             parked.release()
             root.batchesInFlight -= 1
-            held = nil
-            root.unlock()
-            if !retiredEdges.isEmpty { releaseRetiredEdges() }
+            release(root)
             if !jobs.isEmpty { drainJobs() }
             return
         }
@@ -91,15 +89,15 @@ extension PropagationState {
             swap(&taken, &root.deliveries)
             queued = taken
         }
-        held = nil
-        root.unlock()
-        if !retiredEdges.isEmpty { releaseRetiredEdges() }
+        release(root)
         call(parked, parkedValue, nil)
         parked.release()
         if let queued = queued.take() {
             drainDeliveries(from: root, taken: queued)
         } else {
-            // The parked call was the batch in flight: end it, taking out what was queued meanwhile if it was the last.
+            // The parked call was the batch in flight: end it, taking out what was queued meanwhile if it was the last
+            // (`drainDeliveries` with a new empty batch would do it, but making that batch cost ~120 instructions a
+            // set).
             let domain = Domain.lockRoot(from: root)
             domain.batchesInFlight -= 1
             if domain.batchesInFlight == 0 && !domain.deliveries.isEmpty {
