@@ -18,10 +18,16 @@ extension Node {
     /// ``link(to:transform:)`` without the cancellable (four allocations): what operators use, since the node they
     /// return owns the transform.
     final func connect<Upstream: Sendable>(_ upstream: Node<Upstream>, through transform: Transform<Upstream, Value>) {
+        connect(upstream, through: transform, copyingCurrent: nil)
+    }
+
+    /// ``connect(_:through:)`` with `copy` (see `CurrentValueCopy`), or nil for the generic copy.
+    final func connect<Upstream: Sendable>(_ upstream: Node<Upstream>, through transform: Transform<Upstream, Value>,
+                                           copyingCurrent copy: CurrentValueCopy<Upstream>?) {
         if ObjectIdentifier(upstream) == ObjectIdentifier(self) {
             programmerError("Node.link(to:) cannot link node '\(name ?? "undefined")' to itself")
         }
-        transform.linkUnused(from: upstream, to: self)
+        transform.linkUnused(from: upstream, to: self, copyingCurrent: copy)
     }
 
     /// Links `upstream` into this node with a plain pass-through ``Transform`` (`linkTo:`).

@@ -340,13 +340,16 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
     /// Links this transform, which must be unused, from `source` to `target` in one pass: what `setTo` then
     /// `setFrom` do (the same hooks, in the same order, then the push of `source`'s current value), without their
     /// re-reads and relink checks. Every operator links a new transform this way.
-    final func linkUnused(from source: Node<Input>, to target: Node<Output>) {
+    /// `copy` copies `source`'s current value out (see `CurrentValueCopy`); nil for the generic copy.
+    final func linkUnused(from source: Node<Input>, to target: Node<Output>,
+                          copyingCurrent copy: CurrentValueCopy<Input>?) {
         PropagationState.current.takeUnretainedValue().withDomains(LinkEnds(source, target)) { [self] in
-            linkUnusedHeld(from: source, to: target)
+            linkUnusedHeld(from: source, to: target, copyingCurrent: copy)
         }
     }
 
-    private func linkUnusedHeld(from source: Node<Input>, to target: Node<Output>) {
+    private func linkUnusedHeld(from source: Node<Input>, to target: Node<Output>,
+                                copyingCurrent copy: CurrentValueCopy<Input>?) {
         edgeLock.lock()
         if fromStorage != nil || toTarget != nil {
             let name = nameStorage
@@ -361,7 +364,7 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         toDidChange()
         registerUnused(from: source, to: target)
         fromDidChange()
-        source.pushCurrentValue(along: self, into: target)
+        source.pushCurrentValue(along: self, into: target, copyingCurrent: copy)
     }
 
     /// `reconcileRegistration()` for a transform just linked by ``linkUnused(from:to:)``: both ends are known and

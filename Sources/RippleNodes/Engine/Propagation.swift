@@ -409,10 +409,7 @@ extension Node {
         // Through a stack slot rather than `value` (a `Value?`, a metadata look-up here, where `Value` is generic).
         withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { buffer in
             let slot = buffer.baseAddress.unsafelyUnwrapped
-            lock.lock()
-            let held = copyStoredValue(to: slot)
-            lock.unlock()
-            if held { pushValue(slot.move(), along: edge) }
+            if copyCurrentValue(to: slot) { pushValue(slot.move(), along: edge) }
         }
     }
 
@@ -427,12 +424,12 @@ extension Node {
     /// ``pushCurrentValue(along:)`` for a transform just linked to `target`, which the caller holds: through the
     /// transform's push thunk, built where its types were concrete, rather than `next`, reached here through the
     /// vtable's unspecialised entry (the whole hop into `target` then ran generic).
-    final func pushCurrentValue<Output: Sendable>(along edge: Transform<Value, Output>, into target: Node<Output>) {
+    /// `copy` copies the value out (see `CurrentValueCopy`); nil for the generic copy.
+    final func pushCurrentValue<Output: Sendable>(along edge: Transform<Value, Output>, into target: Node<Output>,
+                                                  copyingCurrent copy: CurrentValueCopy<Value>?) {
         withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { buffer in
             let slot = buffer.baseAddress.unsafelyUnwrapped
-            lock.lock()
-            let held = copyStoredValue(to: slot)
-            lock.unlock()
+            let held = if let copy { copy(self, slot) } else { copyCurrentValue(to: slot) }
             guard held else { return }
             let current = slot.move()
             threadState._withUnsafeGuaranteedRef { state in

@@ -5,6 +5,14 @@
 // rules), to spare the unspecialised deinit a metadata look-up (~370 instructions per freed node); engine 3 pays
 // that in exchange for plain typed storage.
 
+import RippleCore
+
+/// `{ $0.copyCurrentValue(to: $1) }`, written by an `@inlinable` operator where the node's type is concrete and passed
+/// down to the link, which runs generic: there, copying the stored `Value?` looks up `Optional`'s metadata (~330
+/// instructions per link). Written where the type is concrete, the closure captures nothing: no context to allocate.
+@usableFromInline
+typealias CurrentValueCopy<Value: Sendable> = (Node<Value>, UnsafeMutablePointer<Value>) -> Bool
+
 extension Node {
     /// The current value, or nil when empty. Call under `lock`.
     @inlinable
@@ -19,6 +27,15 @@ extension Node {
         guard hasValue, let current = slot else { return false }
         target.initialize(to: current)
         return true
+    }
+
+    /// ``copyStoredValue(to:)`` under `lock`. Inlinable: where `Value` is concrete, no metadata is looked up.
+    @inlinable
+    final func copyCurrentValue(to target: UnsafeMutablePointer<Value>) -> Bool {
+        lock.lock()
+        let held = copyStoredValue(to: target)
+        lock.unlock()
+        return held
     }
 
     /// Stores a copy of `value`; when the node held a value, hands it back in `value` and returns true. Either way

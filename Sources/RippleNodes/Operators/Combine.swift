@@ -150,7 +150,8 @@ struct CombineBuilder<Output: Sendable> {
     mutating func link<Input: Sendable>(_ node: Node<Input>) {
         let index = layout.count
         let offset = layout.append(Input.self)
-        linkInput(node, into: output, CombineInput(state: state, index: index, offset: offset), name: "combine")
+        linkInput(node, into: output, CombineInput(state: state, index: index, offset: offset), name: "combine",
+                  copyingCurrent: { $0.copyCurrentValue(to: $1) })
     }
 }
 
@@ -202,10 +203,12 @@ extension Node {
     }
 }
 
-/// Links one input of an n-ary operator. Not inlined: linking runs once per input and need not be specialised.
+/// Links one input of an n-ary operator. Not inlined: linking runs once per input; only `copy`, made by the
+/// inlinable caller, runs specialised (see ``Node/connect(_:through:copyingCurrent:)``).
 @usableFromInline
 func linkInput<Input: Sendable, Output: Sendable>(_ node: Node<Input>, into output: Node<Output>,
-                                                  _ transform: Transform<Input, Output>, name: String) {
+                                                  _ transform: Transform<Input, Output>, name: String,
+                                                  copyingCurrent copy: CurrentValueCopy<Input>?) {
     transform.name = name
-    output.connect(node, through: transform)
+    output.connect(node, through: transform, copyingCurrent: copy)
 }

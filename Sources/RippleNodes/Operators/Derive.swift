@@ -6,16 +6,17 @@ extension Node {
     @inlinable
     final func derive<Output: Sendable>(_ name: String, _ transform: Transform<Value, Output>) -> Node<Output> {
         let node = MutableNode<Output>(storage: nil, mutable: false)
-        attachDerived(node, name: name, through: transform)
+        attachDerived(node, name: name, through: transform, copyingCurrent: { $0.copyCurrentValue(to: $1) })
         return node
     }
 
     /// The rest of ``derive(_:_:)``, not inlined.
     @usableFromInline
     final func attachDerived<Output: Sendable>(_ node: Node<Output>, name: String,
-                                               through transform: Transform<Value, Output>) {
+                                               through transform: Transform<Value, Output>,
+                                               copyingCurrent copy: CurrentValueCopy<Value>?) {
         node.name = name
         transform.name = name
-        node.connect(self, through: transform)
+        node.connect(self, through: transform, copyingCurrent: copy)
     }
 }

@@ -32,9 +32,10 @@ final class FlattenTransform<Input: Sendable, Inner: Sendable>: Transform<Input,
         push = { edge, target, value, _, _ in
             edge._withUnsafeGuaranteedRef { object in
                 let transform = unsafeDowncast(object, to: FlattenTransform<Input, Inner>.self)
-                transform.link(transform.select(value),
-                               into: unsafeDowncast(target.takeUnretainedValue(), to: Node<Inner>.self),
-                               follower: Transform<Inner, Inner>())
+                let inner = transform.select(value)
+                transform.link(inner, into: unsafeDowncast(target.takeUnretainedValue(), to: Node<Inner>.self),
+                               follower: Transform<Inner, Inner>(),
+                               copyingCurrent: { $0.copyCurrentValue(to: $1) })
             }
         }
     }
@@ -48,7 +49,8 @@ final class FlattenTransform<Input: Sendable, Inner: Sendable>: Transform<Input,
     /// Links `inner` into `output` through `newFollower`, replacing the previous follower. Runs once per inner node;
     /// not inlined.
     @usableFromInline
-    final func link(_ inner: Node<Inner>, into output: Node<Inner>, follower newFollower: Transform<Inner, Inner>) {
+    final func link(_ inner: Node<Inner>, into output: Node<Inner>, follower newFollower: Transform<Inner, Inner>,
+                    copyingCurrent copy: CurrentValueCopy<Inner>?) {
         if inner === output {
             let api = name == "flattenMap" ? "Node.flattenMap(_:)" : "Node.flatten()"
             programmerError("\(api) cannot follow its own output node '\(output.name ?? "undefined")'")
@@ -57,7 +59,7 @@ final class FlattenTransform<Input: Sendable, Inner: Sendable>: Transform<Input,
         replaceFollower(with: newFollower)
         // An empty inner node empties the output; a non-empty one pushes its value as the link is made.
         if inner.isEmpty { output.cleanStorage() }
-        output.connect(inner, through: newFollower)
+        output.connect(inner, through: newFollower, copyingCurrent: copy)
         edgeLock.lock()
         let replaced = follower !== newFollower
         if !replaced { isFollowerLinked = true }

@@ -23,7 +23,8 @@ func mergeNodes<Element: Sendable>(_ nodes: [Node<Element>]) -> Node<Element> {
     let output = MutableNode<Element>(storage: nil, mutable: false)
     output.name = "merge"
     for node in nodes {
-        linkInput(node, into: output, Transform<Element, Element>(), name: "merge")
+        linkInput(node, into: output, Transform<Element, Element>(), name: "merge",
+                  copyingCurrent: { $0.copyCurrentValue(to: $1) })
     }
     return output
 }

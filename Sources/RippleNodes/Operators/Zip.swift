@@ -155,7 +155,8 @@ struct ZipBuilder<Output: Sendable> {
     mutating func link<Input: Sendable>(_ node: Node<Input>) {
         let queue = TypedZipQueue<Input>(offset: layout.append(Input.self))
         state.queues.append(queue)
-        linkInput(node, into: output, ZipInput(state: state, queue: queue), name: "zip")
+        linkInput(node, into: output, ZipInput(state: state, queue: queue), name: "zip",
+                  copyingCurrent: { $0.copyCurrentValue(to: $1) })
     }
 }
 
