@@ -395,6 +395,38 @@ struct CrossDomainEdgeChangeTests {
         bag.cancel()
     }
 
+    /// A node derived, in a transform, from a node of another graph whose transaction is running on another thread:
+    /// the link cannot take that graph's domain, so it waits as a job of this thread, runs once both transactions
+    /// are over, and the node rests at the latest value and hears later ones. Deterministic: the other thread holds
+    /// its graph inside a map closure until the link has been put off.
+    @Test func aNodeDerivedInATransformFromABusyGraphIsLinkedOnceThatGraphIsFree() {
+        let a = MutableNode(0), b = MutableNode(0)
+        let entered = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let holding = b.map { value -> Int in
+            if value == 1 { entered.signal(); release.wait() }
+            return value
+        }
+        let derived = Locked<Node<Int>?>(nil)
+        let deriving = a.map { value -> Int in
+            if value == 1 {
+                derived.withLock { $0 = b.map { $0 &* 10 } }
+                // Put off (b's domain is busy): empty until this transaction is over.
+                #expect(derived.value?.value == nil)
+                release.signal()
+            }
+            return value
+        }
+        let doneB = startThread { b.value = 1 }
+        entered.wait()
+        a.value = 1
+        doneB.wait()
+        #expect(derived.value?.value == 10)
+        b.value = 2
+        #expect(derived.value?.value == 20)
+        #expect(b.downstreamTransforms.count == 2)
+        withExtendedLifetime((holding, deriving)) {}
+    }
+
     /// A node of another graph freed from a transform leaves its upstream's list, and nothing reaches it.
     @Test func aNodeFreedFromATransformIsUnlinked() {
         let wrong = Locked<[String]>([])

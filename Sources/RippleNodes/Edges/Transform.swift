@@ -343,15 +343,22 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
     /// `copy` copies `source`'s current value out (see `CurrentValueCopy`); nil for the generic copy.
     final func linkUnused(from source: Node<Input>, to target: Node<Output>,
                           copyingCurrent copy: CurrentValueCopy<Input>?) {
-        PropagationState.current.takeUnretainedValue().withDomains(LinkEnds(source, target)) { [self] in
+        let state = PropagationState.current.takeUnretainedValue()
+        // Through `runWithDomains`, whose closure does not escape: through `withDomains`, every link allocated the
+        // closure's context, for the rare link that waits as a job.
+        let ran = state.runWithDomains(LinkEnds(source, target)) {
             linkUnusedHeld(from: source, to: target, copyingCurrent: copy)
+        }
+        if !ran {
+            state.queueJob { [self] in linkUnused(from: source, to: target, copyingCurrent: copy) }
         }
     }
 
     private func linkUnusedHeld(from source: Node<Input>, to target: Node<Output>,
                                 copyingCurrent copy: CurrentValueCopy<Input>?) {
         edgeLock.lock()
-        if fromStorage != nil || toTarget != nil {
+        // `address`, not the reference: `toTarget != nil` copied the weak reference to compare it (~160 instructions).
+        if fromStorage != nil || toTarget?.address != nil {
             let name = nameStorage
             edgeLock.unlock()
             programmerError("Node.link(to:transform:) needs an unused transform, but '\(name ?? "undefined")' is already linked")

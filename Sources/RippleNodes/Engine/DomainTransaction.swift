@@ -68,17 +68,25 @@ extension PropagationState {
     // (MapFilterCreating 104,192 → 113,726 instructions when that happened).
     @inline(never)
     func withDomains(_ ends: LinkEnds, _ operation: @escaping () -> Void) {
+        if !runWithDomains(ends, operation) {
+            queueJob { [unowned self] in self.withDomains(ends, operation) }
+        }
+    }
+
+    /// ``withDomains(_:_:)`` without the job: returns false, without running `operation`, when it would have been
+    /// queued, and the caller queues what it needs. `operation` does not escape, so a caller's closure needs no
+    /// context on the heap (an escaping one cost an allocation per link; see `Transform.linkUnused`).
+    @inline(never)
+    func runWithDomains(_ ends: LinkEnds, _ operation: () -> Void) -> Bool {
         if ends.isEmpty {
             operation()
         } else if let held {
-            if ends.allSatisfy({ tryJoin($0, into: held) }) {
-                operation()
-            } else {
-                queueJob { [unowned self] in self.withDomains(ends, operation) }
-            }
+            guard ends.allSatisfy({ tryJoin($0, into: held) }) else { return false }
+            operation()
         } else {
             transact(ends, operation)
         }
+        return true
     }
 
     /// Ends the transaction holding `root`: checks the invariants (internal-checks builds), releases the domain and
