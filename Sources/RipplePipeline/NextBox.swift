@@ -68,9 +68,28 @@ final class NextBox<P: Packet>: @unchecked Sendable {
         if pthread_self() == driverThread && inReceive {
             // The fast path: no lock, no atomic, no plumber lookup.
             calledSync = true
-            chainRef.with { $0.runAfter(self, next) }
+            if (index &+ 1) & (deepChainCut &- 1) != 0 {
+                chainRef.with { $0.runAfter(self, next) }
+            } else {
+                passDeep(next)
+            }
         } else {
             passLate(next)
+        }
+    }
+
+    /// The fast path's `next` of a stage before a cut: through the thread's drain (see `DeepChainDrain.swift`).
+    @usableFromInline
+    func passDeep(_ next: P) {
+        let drain = DeepChainDrain.current
+        if drain.isRunning {
+            // Read now: the box goes back to idle, and may serve another packet, once this `receive` returns.
+            let chain = self.chain
+            let sink = self.sink?.object
+            let index = self.index
+            drain.queue { chain.run(from: index + 1, next, sink: sink.map { Borrowed($0) }) }
+        } else {
+            drain.run { chainRef.with { $0.runAfter(self, next) } }
         }
     }
 

@@ -74,6 +74,16 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
         return self
     }
 
+    /// Appends `stages` in order, as that many `addPipeline(_:)` calls would, with one snapshot of the chain.
+    func addPipelines(_ stages: [any PipelineStage<P>]) {
+        core.append(contentsOf: stages.map { Self.runner(for: $0) })
+        reroutePorts()
+    }
+
+    private static func runner(for stage: some PipelineStage<P>) -> StageRunner<P> {
+        ContinuationRunner(stage) { packet, next in stage.receive(packet, next: next) }
+    }
+
     /// Appends an asynchronous stage to the chain.
     @discardableResult
     public func addPipeline(_ stage: some AsyncPipelineStage<P>) -> Plumber<P> {
@@ -145,7 +155,11 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
     func processSynchronously(_ packet: P) -> (result: PipelineResult<P>?, keptAt: Int?) {
         let chain = core.currentChain.unsafelyUnwrapped
         let sink = ResultSink<P>()
-        withExtendedLifetime(sink) { chain.run(from: 0, packet, sink: Borrowed(sink)) }
+        // In a drain of its own: called from a stage of a deep chain, the thread's running drain would put this
+        // chain's stages past a cut off until after this call returned, with no outcome yet.
+        DeepChainDrain.current.isolated {
+            withExtendedLifetime(sink) { chain.run(from: 0, packet, sink: Borrowed(sink)) }
+        }
         return (sink.firstResult, sink.stageThatKeptNext)
     }
 

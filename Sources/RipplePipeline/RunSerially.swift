@@ -41,8 +41,6 @@ public func runSerially<P: Packet>(_ stages: [any PipelineStage<P>], _ packet: P
 
 private func serialPlumber<P: Packet>(_ stages: [any PipelineStage<P>]) -> Plumber<P> {
     let plumber = Plumber<P>()
-    for stage in stages {
-        plumber.addPipeline(stage)
-    }
+    plumber.addPipelines(stages)
     return plumber
 }
