@@ -10,7 +10,7 @@ let deque: Target.Dependency = .product(name: "DequeModule", package: "swift-col
 let rooms: [(name: String, dependencies: [Target.Dependency])] = [
     ("RippleNodes", [deque]),
     ("RippleSignals", []),
-    ("RipplePipes", []),
+    ("RipplePipes", [deque]),
     ("RipplePipeline", []),
     ("RippleLifecycle", []),
 ]

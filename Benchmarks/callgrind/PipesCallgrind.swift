@@ -4,7 +4,7 @@
 // Build against a release build:
 //   RIPPLE_WITHOUT_ACTION_PROTOCOL=1 swift build -c release --target RipplePipes
 //   swiftc -O -parse-as-library -I .build/release/Modules Benchmarks/callgrind/PipesCallgrind.swift \
-//     .build/release/{RipplePipes,RippleCore}.build/*.o -o /tmp/pipes-cg
+//     .build/release/{RipplePipes,RippleCore,DequeModule,InternalCollectionsUtilities}.build/*.o -o /tmp/pipes-cg
 //   valgrind --tool=callgrind --callgrind-out-file=/dev/null /tmp/pipes-cg ActionPipe10 20000
 // Workloads: ActionPipe1 (one action on one pipe), ActionPipe10 (10 pipes, 5 with the action, called from the tail),
 // DirectCall (the protocol method call a pipe stands in for).

@@ -177,9 +177,18 @@ public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
             let mine = currentChain
             let theirs = pipe.currentChain
             guard mine !== theirs else { return mine.cores.count }
-            mine.cores.append(contentsOf: theirs.cores)
-            theirs.cores = []
-            theirs.forward = mine
+            // The shorter chain's cores join the longer one's, at its tail or its head: copying the longer into the
+            // shorter made a chain built from its tail (each pipe joined to the chain after it) cost n² (100,000
+            // pipes never finished). A pipe then follows at most log₂ n `forward` links, compressed on use.
+            if mine.cores.count >= theirs.cores.count {
+                mine.cores.append(contentsOf: theirs.cores)
+                theirs.cores = []
+                theirs.forward = mine
+            } else {
+                theirs.cores.prepend(contentsOf: mine.cores)
+                mine.cores = []
+                mine.forward = theirs
+            }
             theirs.invalidate(into: &garbage)
             mine.invalidate(into: &garbage)
             return nil

@@ -22,7 +22,7 @@ final class CallPlan: @unchecked Sendable {
     @usableFromInline let slotCount: Int
 
     /// The plan of a chain made of `cores`, in order (a bundle's core may hold several registrations per slot).
-    init(cores: [PipeCore]) {
+    init(cores: some Sequence<PipeCore>) {
         var bySlot: [ContiguousArray<AnyObject>] = []
         for core in cores {
             for (slot, registrations) in core.registrations {

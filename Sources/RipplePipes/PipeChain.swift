@@ -1,3 +1,4 @@
+import DequeModule
 import RippleCore
 
 /// Guards every chain's topology, every pipe's registrations and every pipe's chain pointer.
@@ -19,7 +20,9 @@ let liveChains = LiveObjectCounter("ActionPipeChain")
 ///
 /// `@unchecked Sendable`: every property is only touched under `pipeGraphLock`.
 final class PipeChain: @unchecked Sendable {
-    @exclusivity(unchecked) var cores: [PipeCore]
+    /// A deque: a merge adds the shorter chain's cores at whichever end of the longer one they go (see
+    /// `ActionPipe.addPipe`).
+    @exclusivity(unchecked) var cores: Deque<PipeCore>
     /// The chain this one merged into; its `cores` are empty from then on.
     @exclusivity(unchecked) var forward: PipeChain?
     /// What a call runs, built on the first call after a change and published by every pipe of the chain.

@@ -42,6 +42,62 @@ import Testing
     }
 }
 
+/// Chains built from the tail, or from two long halves: each merge copied the longer chain's list into the shorter
+/// one's, so joining each pipe to the chain after it cost n² (100,000 pipes never finished).
+@Suite(.timeLimit(.minutes(1))) struct LongChainMergeTests {
+    /// Registers on each pipe an action that checks it runs right after the pipe before it and returns its index.
+    private func registerOrderCheck(on pipes: [ActionPipe<CounterActions>], misses: Locked<Int>) {
+        for (index, pipe) in pipes.enumerated() {
+            pipe.registerAction(\.tick).action { process, _ in
+                if (process.upstreamReturn(as: Int.self) ?? -1) != index - 1 { misses.withLock { $0 += 1 } }
+                return index
+            }
+        }
+    }
+
+    @Test func aHundredThousandPipesChainedFromTheTail() async {
+        let outcome = await onSmallStack { () -> [String] in
+            var wrong: [String] = []
+            let count = 100_000
+            let pipes = (0..<count).map { _ in ActionPipe(CounterActions()) }
+            for index in stride(from: count - 2, through: 0, by: -1) {
+                pipes[index].addPipe(pipes[index + 1])
+            }
+            let misses = Locked(0)
+            registerOrderCheck(on: pipes, misses: misses)
+            if pipes[0].chainLength != count { wrong.append("length \(pipes[0].chainLength)") }
+            for entry in [0, count / 2, count - 1] where pipes[entry].tick(0) != count - 1 {
+                wrong.append("pipe \(entry): \(pipes[entry].tick(0) ?? -1)")
+            }
+            if misses.value != 0 { wrong.append("\(misses.value) pipes ran out of order") }
+            return wrong
+        }
+        #expect(outcome == [])
+    }
+
+    @Test func twoChainsOfFiftyThousandJoined() async {
+        let outcome = await onSmallStack { () -> [String] in
+            var wrong: [String] = []
+            let half = 50_000
+            let pipes = (0..<2 * half).map { _ in ActionPipe(CounterActions()) }
+            // The first half from its head, the second from its tail, then the first joined before the second
+            // through pipes in their middles.
+            for index in 1..<half { pipes[index - 1].addPipe(pipes[index]) }
+            for index in stride(from: 2 * half - 2, through: half, by: -1) { pipes[index].addPipe(pipes[index + 1]) }
+            pipes[half / 2].addPipe(pipes[half + half / 2])
+            let misses = Locked(0)
+            registerOrderCheck(on: pipes, misses: misses)
+            for entry in [0, half - 1, half, 2 * half - 1] where pipes[entry].tick(0) != 2 * half - 1 {
+                wrong.append("pipe \(entry): \(pipes[entry].tick(0) ?? -1)")
+            }
+            if pipes[half].chainLength != 2 * half { wrong.append("length \(pipes[half].chainLength)") }
+            if misses.value != 0 { wrong.append("\(misses.value) pipes ran out of order") }
+            return wrong
+        }
+        #expect(outcome == [])
+    }
+}
+
 /// Runs `body` on a new thread with a 512 KiB stack and returns what it returned.
 func onSmallStack<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { continuation in
