@@ -11,7 +11,7 @@ import Testing
     @Test func aHundredThousandPipesAreChainedRegisteredCalledAndEdited() async {
         let outcome = await onSmallStack { () -> [String] in
             var wrong: [String] = []
-            let count = 100_000
+            let count = pipeScale(100_000)
             var pipes = (0..<count).map { _ in ActionPipe(CounterActions()) }
             for index in 1..<count {
                 pipes[index - 1].addPipe(pipes[index])
@@ -58,7 +58,7 @@ import Testing
     @Test func aHundredThousandPipesChainedFromTheTail() async {
         let outcome = await onSmallStack { () -> [String] in
             var wrong: [String] = []
-            let count = 100_000
+            let count = pipeScale(100_000)
             let pipes = (0..<count).map { _ in ActionPipe(CounterActions()) }
             for index in stride(from: count - 2, through: 0, by: -1) {
                 pipes[index].addPipe(pipes[index + 1])
@@ -78,7 +78,7 @@ import Testing
     @Test func twoChainsOfFiftyThousandJoined() async {
         let outcome = await onSmallStack { () -> [String] in
             var wrong: [String] = []
-            let half = 50_000
+            let half = pipeScale(50_000)
             let pipes = (0..<2 * half).map { _ in ActionPipe(CounterActions()) }
             // The first half from its head, the second from its tail, then the first joined before the second
             // through pipes in their middles.
@@ -96,6 +96,15 @@ import Testing
         }
         #expect(outcome == [])
     }
+}
+
+/// A tenth under a sanitizer, where each call costs ~10× more and the whole suite runs at once (the debug pass runs
+/// the full size).
+private func pipeScale(_ full: Int) -> Int {
+    #if canImport(Glibc)
+    if getenv("TSAN_OPTIONS") != nil || getenv("ASAN_OPTIONS") != nil { return full / 10 }
+    #endif
+    return full
 }
 
 /// Runs `body` on a new thread with a 512 KiB stack and returns what it returned.
