@@ -1,3 +1,4 @@
+import Foundation
 import RippleLifecycle
 import Testing
 
@@ -301,3 +302,7 @@ extension ViewControllerMethods {
         }
     }
 }
+
+/// Whether a sanitizer runs the suite (each call costs far more there): heavy tests scale down.
+let sanitized: Bool = ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil
+    || ProcessInfo.processInfo.environment["ASAN_OPTIONS"] != nil
