@@ -116,7 +116,7 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
 
     /// Replaces `to`'s reference. Call under `edgeLock`.
     private func setTarget(_ node: Node<Output>?) {
-        if let node { toTarget = TargetRef(node) } else { toTarget = nil }
+        if let node { toTarget = TargetRef(node, serial: node.serial) } else { toTarget = nil }
     }
 
     /// `to`, retained, or nil when unset or already deinitialising. Call under `edgeLock`; release the result
@@ -357,8 +357,8 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
     private func linkUnusedHeld(from source: Node<Input>, to target: Node<Output>,
                                 copyingCurrent copy: CurrentValueCopy<Input>?) {
         edgeLock.lock()
-        // `address`, not the reference: `toTarget != nil` copied the weak reference to compare it (~160 instructions).
-        if fromStorage != nil || toTarget?.address != nil {
+        // `serial`, not the reference: `toTarget != nil` copied the weak reference to compare it (~160 instructions).
+        if fromStorage != nil || toTarget?.serial != nil {
             let name = nameStorage
             edgeLock.unlock()
             programmerError("Node.link(to:transform:) needs an unused transform, but '\(name ?? "undefined")' is already linked")
@@ -381,13 +381,13 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
         let targetAddress = Unmanaged.passUnretained(target).toOpaque()
         let isBackEdge = source.rankNewEdge(to: target)
         edgeLock.lock()
-        guard registeredIn == nil, fromStorage === source, toTarget?.address == targetAddress else {
+        guard registeredIn == nil, fromStorage === source, toTarget?.serial == target.serial else {
             edgeLock.unlock()
             reconcileRegistration()
             return
         }
         // Under the edge lock, as in `reconcileRegistration()`: edge lock, then node lock.
-        let slot = slotType.init(edge: self, target: target, push: push, isBackEdge: isBackEdge)
+        let slot = slotType.init(edge: self, target: target, serial: target.serial, push: push, isBackEdge: isBackEdge)
         source.addDownstream(.passUnretained(slot))
         registeredIn = source
         registeredTo = targetAddress
@@ -411,9 +411,10 @@ open class Transform<Input: Sendable, Output: Sendable>: DownstreamEdge, Upstrea
             previous?.removeDownstreamEdge(ObjectIdentifier(self), slot: registeredSlot)
             registeredSlot = nil
             if let wanted, let target {
-                let node = target.takeUnretainedValue()
-                let isBackEdge = wanted.rankNewEdge(to: unsafeDowncast(node, to: Node<Output>.self))
-                let slot = slotType.init(edge: self, target: node, push: push, isBackEdge: isBackEdge)
+                let node = unsafeDowncast(target.takeUnretainedValue(), to: Node<Output>.self)
+                let isBackEdge = wanted.rankNewEdge(to: node)
+                let slot = slotType.init(edge: self, target: node, serial: node.serial, push: push,
+                                         isBackEdge: isBackEdge)
                 wanted.addDownstream(.passUnretained(slot))
                 registeredSlot = .passUnretained(slot)
             }

@@ -21,10 +21,11 @@ final class DownstreamSlot<Input: Sendable>: @unchecked Sendable {
     /// Where the node's ``EdgeList`` holds this slot, for an O(1) unlink; guarded by the node's lock.
     var listIndex = -1
 
-    init(edge: any DownstreamEdge, target: AnyObject, push: @escaping PushThunk<Input>, isBackEdge: Bool) {
+    init(edge: any DownstreamEdge, target: AnyObject, serial: UInt64, push: @escaping PushThunk<Input>,
+         isBackEdge: Bool) {
         self.isBackEdge = isBackEdge
         edgeRef = Unmanaged.passRetained(edge as AnyObject)
-        self.target = TargetRef(target)
+        self.target = TargetRef(target, serial: serial)
         self.push = push
     }
 

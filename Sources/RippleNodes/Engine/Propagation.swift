@@ -119,7 +119,8 @@ extension Node {
     /// Puts this node in the running frame's rank queue (`rank`), or on its deferred stack (nil).
     @inlinable
     final func enqueue(rank: Int?, context: (any Sendable)?, state: PropagationState) {
-        state.enqueue(node: Unmanaged.passRetained(self), rank: rank, context: context) { node, state, context in
+        state.enqueue(node: Unmanaged.passRetained(self), serial: serial, rank: rank,
+                      context: context) { node, state, context in
             unsafeDowncast(node.takeUnretainedValue(), to: Node<Value>.self).settlePending(context: context,
                                                                                         state: state)
         }
@@ -362,13 +363,16 @@ extension Node {
     }
 
     /// Pushes `value` along one downstream slot: its transform, into its target if that is still alive (see
-    /// `TargetRef.swift`).
+    /// `TargetRef.swift`), or waits in the rank queue (see `QueuePin.swift`).
     @inlinable @inline(__always)
     final func push(_ value: Value, along entry: Unmanaged<AnyObject>, senders: SenderList, context: (any Sendable)?,
                     state: PropagationState) {
         entry._withUnsafeGuaranteedRef { object in
             let slot = unsafeDowncast(object, to: DownstreamSlot<Value>.self)
-            if let target = slot.target.retained() {
+            if let waiting = state.pinnedTarget(slot.target) {
+                // It waits in the rank queue, whose entry holds it (see `QueuePin.swift`).
+                slot.push(slot.edgeRef, waiting, value, senders, context)
+            } else if let target = slot.target.retained() {
                 slot.push(slot.edgeRef, target, value, senders, context)
                 target.release()
             }

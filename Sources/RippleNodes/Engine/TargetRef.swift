@@ -6,6 +6,7 @@
 //   begun deinitialising. No runtime entry point is looked up and no reference count is read (issue 29: engine 2
 //   looked `swift_tryRetain` up in the process's symbol table, outside what Swift promises).
 // - Immutable after init: a new `to` means a new slot (see `Transform.reconcileRegistration()`).
+// - `serial` is the object's `Node.serial`: a slot whose target died keeps it, and no node made later has it.
 //
 // Cost (callgrind, BENCHMARKS.md "RippleNodes on safe Swift"): the weak reference gives its object a side table,
 // and a weak load is a locked instruction, like the `swift_tryRetain` it replaces.
@@ -15,12 +16,13 @@
 package struct TargetRef: @unchecked Sendable {
     // `@unchecked Sendable`: a weak reference loads atomically, and the field is never written after init.
     @usableFromInline weak var object: AnyObject?
-    /// The object's address, compared (never dereferenced) to tell whether a slot still points at a given node.
-    @usableFromInline let address: UnsafeMutableRawPointer
+    /// The node's ``Node/serial``, compared to tell whether this points at a given node: unlike its address, no
+    /// other node ever has it, even once this one is freed.
+    @usableFromInline let serial: UInt64
 
-    package init(_ object: AnyObject) {
+    package init(_ object: AnyObject, serial: UInt64) {
         self.object = object
-        address = Unmanaged.passUnretained(object).toOpaque()
+        self.serial = serial
     }
 
     /// The object, retained (the caller releases it), or nil once it has begun deinitialising.

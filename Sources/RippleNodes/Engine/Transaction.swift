@@ -56,13 +56,15 @@ struct PendingEntry {
     @usableFromInline let node: Unmanaged<AnyObject>
     /// `Node<Value>.settlePending`, built where `Value` is concrete.
     @usableFromInline let settle: (Unmanaged<AnyObject>, PropagationState, (any Sendable)?) -> Void
-    /// The set's context, or nil when it has none.
-    @usableFromInline let context: PendingContext?
+    /// The set's context, retained, or nil when it has none. `Unmanaged`, so that copying an entry (into the array,
+    /// about the heap) is a plain copy: a `PendingContext?` was copied through `Optional`'s value witnesses, found
+    /// by a metadata look-up (~85 instructions a waiting node).
+    @usableFromInline let context: Unmanaged<PendingContext>?
 
     @inlinable
     init(rank: Int, order: UInt64, node: Unmanaged<AnyObject>,
          settle: @escaping (Unmanaged<AnyObject>, PropagationState, (any Sendable)?) -> Void,
-         context: PendingContext?) {
+         context: Unmanaged<PendingContext>?) {
         self.rank = rank
         self.order = order
         self.node = node
@@ -141,6 +143,8 @@ final class PropagationState {
     @usableFromInline @exclusivity(unchecked) var waiting = 0
     @usableFromInline @exclusivity(unchecked) var waitingBase = 0
     @usableFromInline @exclusivity(unchecked) var order: UInt64 = 0
+    /// The node of the last entry queued, while it waits (see `QueuePin.swift`).
+    @usableFromInline @exclusivity(unchecked) var pin = QueuePin()
     /// Whether the running frame interrupted another or blocks some node: only then does the cycle rule look
     /// further than a node's mark.
     @usableFromInline @exclusivity(unchecked) var guarded = false
@@ -177,6 +181,12 @@ final class PropagationState {
         blocked.deallocate()
         path.deallocate()
         outerFrames.deallocate()
+    }
+
+    /// A new node's ``Node/serial``: a number from the frame ids' sequence, so no other node or frame has it.
+    @inlinable @inline(__always)
+    func nextSerial() -> UInt64 {
+        nextFrameID()
     }
 
     /// A new frame id: a multiple of 4 (see `NodeMark`), never 0, above every id this thread had before.
@@ -287,13 +297,17 @@ final class PropagationState {
 
     /// Puts `entry` where it waits: the deferred stack when `rank` is nil, else the rank queue.
     @inlinable
-    func enqueue(node: Unmanaged<AnyObject>, rank: Int?, context: (any Sendable)?,
+    func enqueue(node: Unmanaged<AnyObject>, serial: UInt64, rank: Int?, context: (any Sendable)?,
                  settle: @escaping (Unmanaged<AnyObject>, PropagationState, (any Sendable)?) -> Void) {
         order &+= 1
         waiting &+= 1
-        let boxed = context.map(PendingContext.init)
+        // Compared with nil rather than `context.map`, which copied the existential, nil or not, through `Optional`'s
+        // value witnesses (~80 instructions a waiting node).
+        let boxed: Unmanaged<PendingContext>? = context == nil
+            ? nil : .passRetained(PendingContext(context.unsafelyUnwrapped))
         let entry = PendingEntry(rank: rank ?? 0, order: order, node: node, settle: settle, context: boxed)
         if rank == nil { deferred.append(entry) } else { queue.insert(entry, base: queueBase) }
+        pin = QueuePin(node, serial: serial)
     }
 
     /// Settles every node waiting in the running frame: deferred ones first (they are deep in a chain whose
@@ -310,7 +324,10 @@ final class PropagationState {
                 return
             }
             waiting &-= 1
-            if let context = entry.context {
+            // Unpinned as it leaves the queue: the entry still holds it while it settles, but the pin's check asks
+            // the queue.
+            if pin.holds(entry.node) { pin = QueuePin() }
+            if let context = entry.context?.takeRetainedValue() {
                 entry.settle(entry.node, self, context.value)
             } else {
                 entry.settle(entry.node, self, noContext)

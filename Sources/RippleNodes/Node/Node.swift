@@ -18,8 +18,8 @@ let nodeCounter = LiveObjectCounter("Node")
 /// under the graph's domain).
 @_fixed_layout
 public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @unchecked Sendable {
-    // The fields are declared in this order so that they pack: a node is 162 bytes on Linux (a 176-byte allocation;
-    // 208 before, when the flags each took a word of padding, and so did the edges' shape).
+    // The fields are declared in this order so that they pack: a node is 162 bytes on Linux (a 176-byte allocation,
+    // which holds up to 168; 208 before, when the flags each took a word of padding, and so did the edges' shape).
     // The counters are 32-bit: each is only ever compared for equality with a value read moments before, which 2^32
     // wraps would take to fool.
     @usableFromInline final let lock = RawLock()
@@ -38,17 +38,21 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
     @usableFromInline final let threadStatesRef = Unmanaged.passUnretained(propagationStates)
     /// The last frame that touched this node and how (see `CycleRule.swift`).
     @usableFromInline @exclusivity(unchecked) final var mark: UInt64 = 0
+    /// This node's number, unique across threads and never reused (see `QueuePin.swift`); before `slot`, so that
+    /// unspecialised code finds it at a fixed offset.
+    @usableFromInline package final let serial: UInt64
     /// Greater than the rank of every upstream linked by a forward edge (see `Ranks.swift`).
     @usableFromInline @exclusivity(unchecked) final var rank: Int32 = 0
+    /// Bumped whenever `edges` changes (under the domain and `lock`). Propagation compares it with the value it saw
+    /// with its snapshot: unchanged, every listener and slot of the snapshot is still attached, with no lock to ask.
+    /// Plain: every writer and every reader holds the graph's domain (see `EdgeSnapshot.swift`). Beside `rank`, in
+    /// what was padding: after `observation` it took 8 bytes, and `serial` would have made a node 170 bytes.
+    @usableFromInline @exclusivity(unchecked) final var edgesVersion: UInt32 = 0
     /// The value (see `StoredValue.swift`); `hasValue` tells whether it is set.
     @usableFromInline @exclusivity(unchecked) final var slot: Value?
     @usableFromInline @exclusivity(unchecked) var nameStorage: String?
     /// The Observation registrar, created on the first read of `value` (see `NodeObservation.swift`).
     @usableFromInline @exclusivity(unchecked) final var observation: NodeObservation?
-    /// Bumped whenever `edges` changes (under the domain and `lock`). Propagation compares it with the value it saw
-    /// with its snapshot: unchanged, every listener and slot of the snapshot is still attached, with no lock to ask.
-    /// Plain: every writer and every reader holds the graph's domain (see `EdgeSnapshot.swift`).
-    @usableFromInline @exclusivity(unchecked) final var edgesVersion: UInt32 = 0
     @exclusivity(unchecked) var upstream = UpstreamEdges()
     /// Listeners and downstream transforms, replaced as a whole on every change (see `NodeEdges`). Then a flag, in
     /// what would be padding after the edges' one-byte shape.
@@ -61,6 +65,9 @@ public class Node<Value: Sendable>: GraphNode, CustomStringConvertible, @uncheck
     @inlinable
     init(storage: Value?, mutable: Bool) {
         self.mutableFlag = mutable
+        serial = threadStatesRef._withUnsafeGuaranteedRef {
+            $0.unretained(orMake: PropagationState.init)._withUnsafeGuaranteedRef { $0.nextSerial() }
+        }
         if var storage { _ = exchangeValue(&storage) }
         Self.didCreate()
     }
