@@ -20,11 +20,26 @@ extension Signal {
                     previous?.cancel()
                     let timer = scheduler.schedule(after: interval) {
                         let due = state.withLock { state -> Value? in
-                            guard state.generation == generation else { return nil }
-                            defer { state.pending = nil }
-                            return state.pending
+                            guard state.generation == generation, let due = state.pending else { return nil }
+                            state.pending = nil
+                            state.handingOff = true
+                            return due
                         }
-                        if let due { downstream.send(due) }
+                        guard let due else { return }
+                        #if RIPPLE_INTERNAL_CHECKS
+                        debounceHandOffHook.withLock { hook in defer { hook = nil }; return hook }?()
+                        #endif
+                        downstream.send(due)
+                        // A completion that came meanwhile (another thread) was left to this hand-off, so that it
+                        // cannot overtake `due`: send it now, after the value that was pending then, if any.
+                        let (completes, last) = state.withLock { state -> (Bool, Value?) in
+                            state.handingOff = false
+                            defer { state.pendingAtCompletion = nil }
+                            return (state.completeAfterHandOff, state.pendingAtCompletion)
+                        }
+                        guard completes else { return }
+                        if let last { downstream.send(last) }
+                        downstream.sendComplete()
                     }
                     let stale = state.withLock { state -> Bool in
                         guard state.generation == generation, state.pending != nil else { return true }
@@ -38,12 +53,17 @@ extension Signal {
                     downstream.sendError(error)
                 },
                 complete: {
-                    let (timer, pending) = state.withLock { state in
+                    let (timer, pending, deferred) = state.withLock { state in
                         let pending = state.pending
-                        state.pending = nil
-                        return (state.cancel(), pending)
+                        let timer = state.cancel()
+                        if state.handingOff {
+                            state.completeAfterHandOff = true
+                            state.pendingAtCompletion = pending
+                        }
+                        return (timer, pending, state.handingOff)
                     }
                     timer?.cancel()
+                    if deferred { return }  // the timer's hand-off sends `pending` and the completion after its value
                     if let pending { downstream.send(pending) }
                     downstream.sendComplete()
                 }))
@@ -59,6 +79,11 @@ struct DebounceState<Value> {
     var generation = 0
     var pending: Value?
     var timer: (any CancelToken)?
+    /// A timer is sending the value it took outside the lock; a completion meanwhile is left to it (with the value
+    /// pending then), so that it cannot overtake that value, which would then be dropped.
+    var handingOff = false
+    var completeAfterHandOff = false
+    var pendingAtCompletion: Value?
 
     /// Forgets the pending value and timer (bumping the generation so a running timer emits nothing); returns the
     /// timer for the caller to cancel outside the lock.
@@ -69,3 +94,9 @@ struct DebounceState<Value> {
         return timer
     }
 }
+
+#if RIPPLE_INTERNAL_CHECKS
+/// Runs once, if set, between a timer taking the due value and sending it: where a test holds that gap open while
+/// another thread completes (no scheduler call lies in it to hook, as `throttle`'s tests do).
+let debounceHandOffHook = Locked<(@Sendable () -> Void)?>(nil)
+#endif
