@@ -68,8 +68,7 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
     /// Appends a continuation-style stage to the chain.
     @inlinable @discardableResult
     public func addPipeline(_ stage: some PipelineStage<P>) -> Plumber<P> {
-        // Inlinable so the call closure is specialised for the stage's type (see `StageRunner.call`).
-        core.append(ContinuationRunner(stage) { packet, next in stage.receive(packet, next: next) })
+        core.append(Self.runner(for: stage))
         reroutePorts()
         return self
     }
@@ -80,7 +79,9 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
         reroutePorts()
     }
 
-    private static func runner(for stage: some PipelineStage<P>) -> StageRunner<P> {
+    /// Inlinable so the call closure is specialised for the stage's type (see `StageRunner.call`).
+    @inlinable
+    static func runner(for stage: some PipelineStage<P>) -> StageRunner<P> {
         ContinuationRunner(stage) { packet, next in stage.receive(packet, next: next) }
     }
 
