@@ -3,6 +3,9 @@ import Synchronization
 
 let listenEdgeCounter = LiveObjectCounter("ListenEdge")
 
+/// The context of a call without one, borrowed by ``ListenEdge/deliver(_:)``.
+@usableFromInline let noListenerContext: (any Sendable)? = nil
+
 /// The edge from a node to one listener. It holds the node (so a listened node stays alive) and is held by the
 /// listener owner's `CancelBag`; cancelling it — or freeing the owner — detaches it and releases the node.
 ///
@@ -86,7 +89,9 @@ public final class ListenEdge<Value: Sendable>: CancelToken, @unchecked Sendable
     final func deliver(_ value: Value) {
         guard live.load(ordering: .acquiring) else { return }
         if initialPending.load(ordering: .relaxed) && handOff(value, context: nil) { return }
-        action(value, nil)
+        // Borrowed: a `nil` literal here was destroyed after the call through the existential's value witnesses
+        // (~54 instructions a call).
+        action(value, noListenerContext)
     }
 
     /// Hands `value` to the thread still delivering this edge's first value, if it is; returns false otherwise (the

@@ -97,17 +97,29 @@ extension PropagationState {
         } else {
             // The parked call was the batch in flight: end it, taking out what was queued meanwhile if it was the last
             // (`drainDeliveries` with a new empty batch would do it, but making that batch cost ~120 instructions a
-            // set).
-            let domain = Domain.lockRoot(from: root)
-            domain.batchesInFlight -= 1
-            if domain.batchesInFlight == 0 && !domain.deliveries.isEmpty {
-                let taken = domain.takeDeliveries()
-                domain.unlock()
-                drainDeliveries(from: domain, taken: taken)
+            // set). `root`, locked in place, is usually still the root: `lockRoot` returned it retained (~37
+            // instructions a set).
+            root.lock()
+            if root.parent == nil {
+                endParkedBatch(root)
             } else {
-                domain.unlock()
+                root.unlock()
+                endParkedBatch(Domain.lockRoot(from: root))
             }
         }
         if !jobs.isEmpty { drainJobs() }
+    }
+
+    /// Ends the batch the parked call was, in `domain` (locked; unlocked on return): takes out what was queued
+    /// meanwhile if it was the last batch in flight.
+    private func endParkedBatch(_ domain: Domain) {
+        domain.batchesInFlight -= 1
+        if domain.batchesInFlight == 0 && !domain.deliveries.isEmpty {
+            let taken = domain.takeDeliveries()
+            domain.unlock()
+            drainDeliveries(from: domain, taken: taken)
+        } else {
+            domain.unlock()
+        }
     }
 }

@@ -14,8 +14,8 @@
 // Why: a node with several upstreams (a `combine`, a diamond's sink) is pushed to once per upstream that changes in
 // the transaction. Every push loaded its slot's weak reference (`swift_weakLoadStrong`, ~48 instructions) and
 // released what it got through the side table's slow path (~100). Every push but the first finds the node waiting
-// in the queue, whose entry already keeps it alive. Callgrind (BENCHMARKS.md, ninth session): KairoTriangle 7,868 →
-// 6,978 instructions an update, KairoDiamond 4,883 → 4,498.
+// in the queue, whose entry already keeps it alive. Callgrind, the pin alone (BENCHMARKS.md, ninth session):
+// KairoTriangle 7,868 → 6,978 instructions an update, KairoDiamond 4,883 → 4,498, every hop ~4 more.
 
 /// The node of the last entry this thread's rank queue or deferred stack took in, until that entry settles.
 @usableFromInline @frozen

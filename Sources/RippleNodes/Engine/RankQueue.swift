@@ -38,6 +38,8 @@ struct RankQueue {
     @usableFromInline
     mutating func popMin(base: Int) -> PendingEntry {
         let last = entries.count - 1
+        // The frame's only entry (a diamond's sink, a `combine` of one changed source): no swap, no sift.
+        if last == base { return entries.removeLast() }
         entries.swapAt(base, last)
         let minimum = entries.removeLast()
         let count = entries.count - base

@@ -33,9 +33,13 @@ final class FlattenTransform<Input: Sendable, Inner: Sendable>: Transform<Input,
             edge._withUnsafeGuaranteedRef { object in
                 let transform = unsafeDowncast(object, to: FlattenTransform<Input, Inner>.self)
                 let inner = transform.select(value)
-                transform.link(inner, into: unsafeDowncast(target.takeUnretainedValue(), to: Node<Inner>.self),
-                               follower: Transform<Inner, Inner>(),
-                               copyingCurrent: { $0.copyCurrentValue(to: $1) })
+                // Borrowed: the caller holds the target. `takeUnretainedValue()` retained and released it, through
+                // the side table's slow path.
+                target._withUnsafeGuaranteedRef { output in
+                    transform.link(inner, into: unsafeDowncast(output, to: Node<Inner>.self),
+                                   follower: Transform<Inner, Inner>(),
+                                   copyingCurrent: { $0.copyCurrentValue(to: $1) })
+                }
             }
         }
     }
