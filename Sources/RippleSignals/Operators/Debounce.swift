@@ -22,7 +22,7 @@ extension Signal {
                         let due = state.withLock { state -> Value? in
                             guard state.generation == generation, let due = state.pending else { return nil }
                             state.pending = nil
-                            state.handingOff = true
+                            state.handOff.begin()
                             return due
                         }
                         guard let due else { return }
@@ -31,15 +31,8 @@ extension Signal {
                         #endif
                         downstream.send(due)
                         // A completion that came meanwhile (another thread) was left to this hand-off, so that it
-                        // cannot overtake `due`: send it now, after the value that was pending then, if any.
-                        let (completes, last) = state.withLock { state -> (Bool, Value?) in
-                            state.handingOff = false
-                            defer { state.pendingAtCompletion = nil }
-                            return (state.completeAfterHandOff, state.pendingAtCompletion)
-                        }
-                        guard completes else { return }
-                        if let last { downstream.send(last) }
-                        downstream.sendComplete()
+                        // cannot overtake `due` (see `CompletionHandOff`).
+                        state.finishHandOff(\.handOff, to: downstream)
                     }
                     let stale = state.withLock { state -> Bool in
                         guard state.generation == generation, state.pending != nil else { return true }
@@ -56,11 +49,7 @@ extension Signal {
                     let (timer, pending, deferred) = state.withLock { state in
                         let pending = state.pending
                         let timer = state.cancel()
-                        if state.handingOff {
-                            state.completeAfterHandOff = true
-                            state.pendingAtCompletion = pending
-                        }
-                        return (timer, pending, state.handingOff)
+                        return (timer, pending, state.handOff.deferCompletion(flushing: pending))
                     }
                     timer?.cancel()
                     if deferred { return }  // the timer's hand-off sends `pending` and the completion after its value
@@ -79,11 +68,8 @@ struct DebounceState<Value> {
     var generation = 0
     var pending: Value?
     var timer: (any CancelToken)?
-    /// A timer is sending the value it took outside the lock; a completion meanwhile is left to it (with the value
-    /// pending then), so that it cannot overtake that value, which would then be dropped.
-    var handingOff = false
-    var completeAfterHandOff = false
-    var pendingAtCompletion: Value?
+    /// A timer sending the value it took, outside the lock.
+    var handOff = CompletionHandOff<Value>()
 
     /// Forgets the pending value and timer (bumping the generation so a running timer emits nothing); returns the
     /// timer for the caller to cancel outside the lock.

@@ -21,7 +21,7 @@ extension Signal {
                         return nil
                     }
                     state.held = nil
-                    state.handingOff = true
+                    state.handOff.begin()
                     return held
                 }
                 guard let held else { return }
@@ -29,15 +29,8 @@ extension Signal {
                 state.keep(timer)
                 downstream.send(held)
                 // A completion that came meanwhile (another thread) was left to this hand-off, so that it cannot
-                // overtake `held`: send it now, after what was held since.
-                let (completes, last) = state.withLock { state -> (Bool, Value?) in
-                    state.handingOff = false
-                    defer { state.lastHeld = nil }
-                    return (state.completeAfterHandOff, state.lastHeld)
-                }
-                guard completes else { return }
-                if let last { downstream.send(last) }
-                downstream.sendComplete()
+                // overtake `held` (see `CompletionHandOff`).
+                state.finishHandOff(\.handOff, to: downstream)
             }
             let upstream = source.subscribe(SignalSubscriber(
                 value: { value in
@@ -63,11 +56,7 @@ extension Signal {
                     let (held, timer, deferred) = state.withLock { state in
                         let held = state.held
                         let timer = state.end()
-                        if state.handingOff {
-                            state.completeAfterHandOff = true
-                            state.lastHeld = held
-                        }
-                        return (held, timer, state.handingOff)
+                        return (held, timer, state.handOff.deferCompletion(flushing: held))
                     }
                     timer?.cancel()
                     if deferred { return }  // the window's end sends `held` and the completion after its value
@@ -87,11 +76,8 @@ struct ThrottleState<Value> {
     var held: Value?
     var timer: (any CancelToken)?
     var ended = false
-    /// A window's end is sending a held value outside the lock; a completion meanwhile is left to it (with the value
-    /// held then), so that it cannot overtake that value.
-    var handingOff = false
-    var completeAfterHandOff = false
-    var lastHeld: Value?
+    /// A window's end sending a held value, outside the lock.
+    var handOff = CompletionHandOff<Value>()
 
     mutating func end() -> (any CancelToken)? {
         ended = true
