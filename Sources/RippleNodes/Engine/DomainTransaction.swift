@@ -41,13 +41,13 @@ extension PropagationState {
 
     /// Locks the one domain a link's ends belong to, merging theirs first. Call holding no domain.
     func lockAll(_ ends: LinkEnds) -> Domain {
-        let first = ends.first.unsafelyUnwrapped
-        guard let second = ends.second else { return lockDomain(of: first) }
-        guard let third = ends.third else { return lockMerged(first, second) }
-        lockMerged(first, second).unlock()
-        lockMerged(first, third).unlock()
+        // The members passed straight from the borrowed struct, not bound (see `LinkEnds.allSatisfy`).
+        if ends.second == nil { return lockDomain(of: ends.first.unsafelyUnwrapped) }
+        if ends.third == nil { return lockMerged(ends.first.unsafelyUnwrapped, ends.second.unsafelyUnwrapped) }
+        lockMerged(ends.first.unsafelyUnwrapped, ends.second.unsafelyUnwrapped).unlock()
+        lockMerged(ends.first.unsafelyUnwrapped, ends.third.unsafelyUnwrapped).unlock()
         // Domains only ever merge, so every node is still in `first`'s.
-        return lockDomain(of: first)
+        return lockDomain(of: ends.first.unsafelyUnwrapped)
     }
 
     /// Locks the one domain all of `nodes` belong to, merging theirs first. Call holding no domain.
