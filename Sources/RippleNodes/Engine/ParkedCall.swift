@@ -97,13 +97,11 @@ extension PropagationState {
         } else {
             // The parked call was the batch in flight: end it, taking out what was queued meanwhile if it was the last
             // (`drainDeliveries` with a new empty batch would do it, but making that batch cost ~120 instructions a
-            // set). `root`, locked in place, is usually still the root: `lockRoot` returned it retained (~37
+            // set). `root` is usually still the root, locked in place: `lockRoot` returned it retained (~37
             // instructions a set).
-            root.lock()
-            if root.parent == nil {
+            if root.lockIfRoot() {
                 endParkedBatch(root)
             } else {
-                root.unlock()
                 endParkedBatch(Domain.lockRoot(from: root))
             }
         }
