@@ -5,36 +5,41 @@ import RippleCore
 // `debounce`'s timer hand their value over this way.
 //
 // Invariants:
-// - `active` is true exactly while a sender is between taking its value under the lock (`begin`) and `end` after
-//   sending it.
-// - A completion that finds it active records itself, with the value it would have flushed, and sends nothing: the
-//   sender's `finishHandOff` sends that value, then the completion, after its own value.
+// - `senders` counts the senders between taking their value under the lock (`begin`) and `end` after sending it.
+//   More than one overlap when a concurrent scheduler runs a second timer while the first still sends.
+// - A completion that finds a sender records itself, with the value it would have flushed, and sends nothing: the
+//   last sender to end (`finishHandOff`) sends that value, then the completion, after every sender's value. A flag
+//   instead of the count let the first sender to end complete while another was still sending, whose value the
+//   completed subscriber then dropped (`debounceCompletionDuringOverlappingHandOffs`).
 
 /// The state of one value's hand-off, kept in an operator's locked state.
 struct CompletionHandOff<Value> {
-    private(set) var active = false
+    private var senders = 0
     private var completes = false
     private var flushed: Value?
 
     /// Under the lock, as the sender takes its value.
     mutating func begin() {
-        active = true
+        senders += 1
     }
 
     /// Under the lock, in the completion: true when the completion is left to the hand-off, which sends `pending`
     /// (the value the completion flushes) before it.
     mutating func deferCompletion(flushing pending: Value?) -> Bool {
-        guard active else { return false }
+        guard senders > 0 else { return false }
         completes = true
         flushed = pending
         return true
     }
 
-    /// Under the lock, once the sender sent its value: whether a completion was left to it, and what it flushes.
+    /// Under the lock, once the sender sent its value: whether a completion was left to it (the last sender out),
+    /// and what it flushes.
     mutating func end() -> (completes: Bool, flushed: Value?) {
-        active = false
+        senders -= 1
+        guard senders == 0, completes else { return (false, nil) }
+        completes = false
         defer { flushed = nil }
-        return (completes, flushed)
+        return (true, flushed)
     }
 }
 
