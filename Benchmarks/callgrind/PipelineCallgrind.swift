@@ -7,7 +7,8 @@
 //     .build/release/{RipplePipeline,RippleCore}.build/*.o -o /tmp/pipeline-cg
 //   valgrind --tool=callgrind --callgrind-out-file=/dev/null /tmp/pipeline-cg Pipeline4Stages 20000
 // Workloads: Pipeline4Stages (one packet from a port through 4 synchronous stages to the output), DirectCalls (the 4
-// functions called directly).
+// functions called directly), AddPipeline (units = stages added one `addPipeline` at a time to a plumber with a port:
+// the figure per stage must not grow with N).
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -64,6 +65,12 @@ func direct(_ n: Int) -> Int {
     return sum.value
 }
 
+func build(_ n: Int) -> Int {
+    let plumber = Plumber<BenchPacket>().addPort(BenchPort())
+    for _ in 0..<n { plumber.addPipeline(StepStage()) }
+    return plumber.stages.count
+}
+
 @main
 struct PipelineCallgrind {
     static func main() {
@@ -74,6 +81,7 @@ struct PipelineCallgrind {
         switch name {
         case "Pipeline4Stages": result = pipeline(n)
         case "DirectCalls": result = direct(n)
+        case "AddPipeline": result = build(n)
         default:
             print("unknown workload \(name)")
             exit(2)

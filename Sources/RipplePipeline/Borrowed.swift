@@ -2,7 +2,7 @@
 ///
 /// Invariant: while a `Borrowed` is used, something else holds a strong reference to its object. Each place that
 /// stores one names that owner in its comment:
-/// - a chain's stages (`Chain.stageRefs`): the chain's `runners`;
+/// - a stage of a chain (`StageEntry.ref`): the entry's `runner`, in the same store;
 /// - a box's chain (`NextBox.chainRef`): the frame's chain while the box is idle or receiving, `keptChain` once it
 ///   escaped;
 /// - a packet's sink (`SinkRef`): whoever runs the packet (`Plumber.process(_:)`, an async stage's task, an escaped

@@ -19,11 +19,8 @@ import Synchronization
 ///
 @usableFromInline
 final class Chain<P: Packet>: Sendable {
-    /// Owns the stages; `stageRefs` is the same list borrowed (kept alive by `runners`), so running a stage costs no
-    /// retain/release.
-    let runners: [StageRunner<P>]
-    @usableFromInline let stageRefs: [Borrowed<StageRunner<P>>]
-    @usableFromInline let infos: [StageInfo]
+    /// The stages: the first entries of a store that later snapshots share (see ``StageStore``).
+    @usableFromInline let stages: StageList<P>
     let onOutput: (@Sendable (P) -> Void)?
     /// `onOutput` unwrapped (a no-op when there is none), for the hot path: calling a non-optional closure stored
     /// in a `let` borrows it, where unwrapping the optional retained and released its context on every packet.
@@ -36,12 +33,10 @@ final class Chain<P: Packet>: Sendable {
     /// The pooled frames (see ``run(from:_:sink:)``), as many as threads that commonly emit at once.
     @usableFromInline let frames = FrameSlot<P>(count: 4)
 
-    init(runners: [StageRunner<P>], infos: [StageInfo], onOutput: (@Sendable (P) -> Void)?,
+    init(stages: StageList<P>, onOutput: (@Sendable (P) -> Void)?,
          onBlocked: (@Sendable (P, StageInfo) -> Void)?, onFailure: (@Sendable (P, StageInfo, any Error) -> Void)?,
          core: PlumberCore<P>) {
-        self.runners = runners
-        self.stageRefs = runners.map { Borrowed($0) }
-        self.infos = infos
+        self.stages = stages
         self.onOutput = onOutput
         // Not `onOutput ?? { _ in }`: the generic `??` would wrap the handler in two reabstraction thunks, paid on
         // every packet.
@@ -68,11 +63,11 @@ final class Chain<P: Packet>: Sendable {
     /// a late or dropped continuation) ask the core whether the plumber is still alive.
     @inlinable
     func run(from start: Int, _ packet: P, sink: SinkRef<P>?) {
-        guard start < stageRefs.count else {
+        guard start < stages.count else {
             deliverOutput(packet, sink: sink)
             return
         }
-        let runner = stageRefs[start]
+        let runner = stages.stage(at: start)
         if runner.with({ $0.isAsync }) {
             startAsync(runner, at: start, packet, sink: sink)
             return
@@ -105,10 +100,11 @@ final class Chain<P: Packet>: Sendable {
     /// Runs `packet` from the first stage in `frame`, which the caller has to itself (a port's route frame).
     @inlinable
     func run(_ packet: P, in frame: FrameHead<P>) {
-        guard let runner = stageRefs.first else {
+        guard stages.count > 0 else {
             deliverOutput(packet, sink: nil)
             return
         }
+        let runner = stages.stage(at: 0)
         if runner.with({ $0.isAsync }) {
             startAsync(runner, at: 0, packet, sink: nil)
             return
@@ -123,11 +119,11 @@ final class Chain<P: Packet>: Sendable {
     @inlinable
     func runAfter(_ owner: NextBox<P>, _ packet: P) {
         let index = owner.index &+ 1
-        guard index < stageRefs.count else {
+        guard index < stages.count else {
             deliverOutput(packet, sink: owner.sink)
             return
         }
-        let runner = stageRefs[index]
+        let runner = stages.stage(at: index)
         if runner.with({ $0.isAsync }) {
             startAsync(runner, at: index, packet, sink: owner.sink)
             return
@@ -208,7 +204,7 @@ final class Chain<P: Packet>: Sendable {
     @usableFromInline
     func reportBlocked(_ packet: P, at index: Int, sink: SinkRef<P>?) {
         let sink = sink?.object
-        let stage = infos[index]
+        let stage = stages.info(at: index)
         if let onBlocked {
             onBlocked(packet, stage)
         } else if sink == nil {
@@ -219,7 +215,7 @@ final class Chain<P: Packet>: Sendable {
 
     func reportFailure(_ packet: P, at index: Int, error: any Error, sink: SinkRef<P>?) {
         let sink = sink?.object
-        let stage = infos[index]
+        let stage = stages.info(at: index)
         if let onFailure {
             onFailure(packet, stage, error)
         } else if sink == nil {

@@ -32,6 +32,6 @@ public struct Next<P: Packet>: Sendable {
 
     /// The stage this continuation belongs to.
     public var stage: StageInfo {
-        box.chain.infos[box.index]
+        box.chain.stages.info(at: box.index)
     }
 }

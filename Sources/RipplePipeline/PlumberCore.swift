@@ -11,8 +11,8 @@ import RippleCore
 @usableFromInline
 final class PlumberCore<P: Packet>: @unchecked Sendable {
     private struct State {
-        var stages: [StageRunner<P>] = []
-        var infos: [StageInfo] = []
+        /// Appended to in place (see ``StageStore``); every chain snapshot shares it.
+        var stages = StageStore<P>.make(capacity: 4)
         var onOutput: (@Sendable (P) -> Void)?
         var onBlocked: (@Sendable (P, StageInfo) -> Void)?
         var onFailure: (@Sendable (P, StageInfo, any Error) -> Void)?
@@ -49,7 +49,7 @@ final class PlumberCore<P: Packet>: @unchecked Sendable {
     }
 
     var infos: [StageInfo] {
-        state.withLock { $0.infos }
+        state.withLock { $0.stages.list }.infos
     }
 
     var unhandled: UnhandledOutcomes {
@@ -61,19 +61,16 @@ final class PlumberCore<P: Packet>: @unchecked Sendable {
     func append(_ stage: StageRunner<P>) {
         let name = stage.name
         configure { state in
-            state.infos.append(StageInfo(index: state.stages.count, name: name))
-            state.stages.append(stage)
+            state.stages = state.stages.appending(stage, name: name)
         }
     }
 
-    /// ``append(_:)`` for several stages, with one new snapshot: stage by stage, each append copied the list and
-    /// built a snapshot of it, so `n` stages cost `n²` (`runSerially` over 2,000 stages took 0.34 s in debug).
+    /// ``append(_:)`` for several stages, with one new snapshot.
     func append(contentsOf stages: [StageRunner<P>]) {
         let names = stages.map(\.name)
         configure { state in
             for (stage, name) in zip(stages, names) {
-                state.infos.append(StageInfo(index: state.stages.count, name: name))
-                state.stages.append(stage)
+                state.stages = state.stages.appending(stage, name: name)
             }
         }
     }
@@ -107,7 +104,7 @@ final class PlumberCore<P: Packet>: @unchecked Sendable {
     private func rebuild() {
         let replaced = state.withLock { state -> AnyObject? in
             guard state.isAlive else { return nil }
-            return chainSlot.exchange(Chain(runners: state.stages, infos: state.infos, onOutput: state.onOutput,
+            return chainSlot.exchange(Chain(stages: state.stages.list, onOutput: state.onOutput,
                                             onBlocked: state.onBlocked, onFailure: state.onFailure, core: self))
         }
         withExtendedLifetime(replaced) {}
