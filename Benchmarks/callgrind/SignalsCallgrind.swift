@@ -219,6 +219,15 @@ func deepRecipe(_ n: Int) -> Int {
     return n
 }
 
+/// `zip` or `combineLatest` over `n` inputs (`just` signals), subscribed once: the unit is one input (its value and
+/// completion), so the figure must not grow with N.
+func wide(_ n: Int, _ combining: ([Signal<Int, Never>]) -> Signal<[Int], Never>) -> Int {
+    let sum = Sum()
+    let subscription = combining((0..<n).map { Signal.just($0) }).subscribe(value: { sum.value &+= $0.count })
+    subscription.cancel()
+    return sum.value
+}
+
 @main
 struct SignalsCallgrind {
     static func main() {
@@ -242,6 +251,8 @@ struct SignalsCallgrind {
         case "FlatMapsCreatingOverAction": result = createOverAction(n, flatMapChain)
         case "FlatMapLatestCreatingOverAction": result = createOverAction(n, flatMapLatestChain)
         case "DeepRecipe": result = deepRecipe(n)
+        case "ZipArrayWide": result = wide(n) { Signal.zip($0) }
+        case "CombineLatestArrayWide": result = wide(n) { Signal.combineLatest($0) }
         case "MapFilterRecipe": result = recipe(n, mapFilterChain)
         case "FlatMapsRecipe": result = recipe(n, flatMapChain)
         case "FlatMapLatestRecipe": result = recipe(n, flatMapLatestChain)

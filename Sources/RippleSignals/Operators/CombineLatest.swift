@@ -99,8 +99,7 @@ final class CombineLatestState<Output: Sendable, Failure: Error>: CombiningState
             lock.unlock()
             return
         }
-        completed[input] = true
-        if !present[input] || !completed.contains(false) {
+        if markCompleted(input) || !present[input] {
             enqueue(.complete)
         }
         lock.unlock()

@@ -49,8 +49,7 @@ final class CombineLatestArrayState<Value: Sendable, Failure: Error>: CombiningS
     func complete(_ input: Int) {
         lock.lock()
         guard !ended else { return lock.unlock() }
-        completed[input] = true
-        if latest[input] == nil || !completed.contains(false) { enqueueCompletion() }
+        if markCompleted(input) || latest[input] == nil { enqueueCompletion() }
         lock.unlock()
         flush()
     }

@@ -60,12 +60,16 @@ final class ZipState<Output: Sendable, Failure: Error>: CombiningState<Output, F
     private let makeOutput: @Sendable (ZipReader) -> Output
     /// Reused for every tuple (only under `lock`), so building one allocates nothing.
     private let reader: ZipReader
+    /// How many queues are empty: a tuple is due when none is. Asking every queue on every value made `n` inputs
+    /// cost n² (`zip` of 8,000 signals: 0.16 s).
+    private var emptyQueues: Int
 
     init(queues: [ZipQueueBase], downstream: SignalSubscriber<Output, Failure>,
          makeOutput: @escaping @Sendable (ZipReader) -> Output) {
         self.queues = queues
         self.makeOutput = makeOutput
         reader = ZipReader(queues: queues)
+        emptyQueues = queues.count
         super.init(inputCount: queues.count, downstream: downstream)
     }
 
@@ -78,13 +82,19 @@ final class ZipState<Output: Sendable, Failure: Error>: CombiningState<Output, F
         // Input `input`'s callback was made for its own value type, so the queue's dynamic type is exactly
         // `ZipQueue<Input>` (a final class): the downcast is to the object's own class.
         checkQueue(queues[input], holds: Input.self)
-        unsafeDowncast(queues[input], to: ZipQueue<Input>.self).append(value)
-        if queues.allSatisfy({ $0.count > 0 }) {
+        let queue = unsafeDowncast(queues[input], to: ZipQueue<Input>.self)
+        if queue.count == 0 { emptyQueues -= 1 }
+        queue.append(value)
+        if emptyQueues == 0 {
             reader.index = 0
             enqueue(.value(makeOutput(reader)))
-            if (0..<inputCount).contains(where: { completed[$0] && queues[$0].count == 0 }) {
-                enqueue(.complete)
+            // The tuple took one value of every queue: count the ones it emptied (as long as the tuple itself).
+            var completes = false
+            for index in 0..<inputCount where queues[index].count == 0 {
+                emptyQueues += 1
+                if completed[index] { completes = true }
             }
+            if completes { enqueue(.complete) }
         }
         lock.unlock()
         flush()
@@ -96,7 +106,7 @@ final class ZipState<Output: Sendable, Failure: Error>: CombiningState<Output, F
             lock.unlock()
             return
         }
-        completed[input] = true
+        _ = markCompleted(input)
         if queues[input].count == 0 { enqueue(.complete) }
         lock.unlock()
         flush()
