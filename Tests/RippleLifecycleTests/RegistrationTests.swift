@@ -169,6 +169,38 @@ struct RegistrationScaleTests {
         #expect(screen.lifecycleActions.actions.last === actions[0])
     }
 
+    /// Registrations, removals and reads in a seeded random order give what a plain array would: a removal leaves a
+    /// gap that a later read squeezes out, so the order and the returned actions must not notice.
+    @Test func anyMixOfRegistrationsRemovalsAndReadsMatchesAPlainList() {
+        var model: [LifecycleAction] = []
+        var seed: UInt64 = 0x5EED
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        var mismatches: [String] = []
+        for step in 0..<4_000 {
+            let identifier = "id\(next(150))"
+            switch next(5) {
+            case 0, 1:
+                let action = LifecycleAction(identifier: identifier)
+                let expected = model.first { $0.identifier == identifier } ?? action
+                if !model.contains(expected) { model.append(action) }
+                if registry.register(action) !== expected { mismatches.append("register \(identifier) at \(step)") }
+            case 2, 3:
+                let present = model.contains { $0.identifier == identifier }
+                model.removeAll { $0.identifier == identifier }
+                if registry.remove(LifecycleAction(identifier: identifier)) != present {
+                    mismatches.append("remove \(identifier) at \(step)")
+                }
+            default:
+                if !registry.actions.elementsEqual(model, by: ===) { mismatches.append("read at \(step)") }
+            }
+        }
+        #expect(mismatches.isEmpty)
+        #expect(registry.actions.elementsEqual(model, by: ===))
+    }
+
     /// As in the seed, the global list and a host's list are separate: one action in both runs once for each.
     @Test func anActionRegisteredGloballyAndOnAHostRunsTwice() {
         let screen = Screen("A", globals: registry)
