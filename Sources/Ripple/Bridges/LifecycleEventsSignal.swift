@@ -39,13 +39,11 @@ extension LifecycleHost {
         }
         let subscribers = hub.subscribers
         return Signal { [weak subscribers] subscriber in
-            guard let subscribers, subscribers.add(subscriber) else {
+            guard let subscribers, let key = subscribers.add(subscriber) else {
                 subscriber.sendComplete()
                 return .empty
             }
-            return Disposer { [weak subscribers, weak subscriber] in
-                if let subscriber { subscribers?.remove(subscriber) }
-            }
+            return Disposer { [weak subscribers] in subscribers?.remove(key) }
         }
     }
 }
@@ -92,24 +90,20 @@ final class LifecycleEventHub: LifecycleAction {
 /// subscribers are called after it is released.
 final class LifecycleSubscribers: @unchecked Sendable {
     private let lock = Lock()
-    private var list: [SignalSubscriber<LifecycleEvent, Never>] = []
+    private var list = KeyedList<SignalSubscriber<LifecycleEvent, Never>>()
     private var closed = false
 
-    /// Joins; false once the host is gone.
-    func add(_ subscriber: SignalSubscriber<LifecycleEvent, Never>) -> Bool {
+    /// Joins; nil once the host is gone, else the key that removes the subscriber.
+    func add(_ subscriber: SignalSubscriber<LifecycleEvent, Never>) -> KeyedList<SignalSubscriber<LifecycleEvent, Never>>.Key? {
         lock.withLock {
-            if closed { return false }
-            list.append(subscriber)
-            return true
+            if closed { return nil }
+            return list.append(subscriber)
         }
     }
 
-    func remove(_ subscriber: SignalSubscriber<LifecycleEvent, Never>) {
-        let removed = lock.withLock { () -> [SignalSubscriber<LifecycleEvent, Never>] in
-            let mine = list.filter { $0 === subscriber }
-            list.removeAll { $0 === subscriber }
-            return mine
-        }
+    func remove(_ key: KeyedList<SignalSubscriber<LifecycleEvent, Never>>.Key) {
+        // Released after the lock.
+        let removed = lock.withLock { list.remove(key) }
         withExtendedLifetime(removed) {}
     }
 
@@ -118,15 +112,14 @@ final class LifecycleSubscribers: @unchecked Sendable {
     }
 
     func send(_ event: LifecycleEvent) {
-        let targets = lock.withLock { list }
+        let targets = lock.withLock { list.elements }
         for subscriber in targets { subscriber.send(event) }
     }
 
     func close() {
         let targets = lock.withLock { () -> [SignalSubscriber<LifecycleEvent, Never>] in
             closed = true
-            defer { list = [] }
-            return list
+            return list.removeAll()
         }
         for subscriber in targets { subscriber.sendComplete() }
     }

@@ -30,10 +30,10 @@ extension Plumber {
         let hub = OutputHubs.hub(for: self)
         onOutput { [hub] packet in hub.send(packet) }
         return Signal { [self] subscriber in
-            hub.add(subscriber)
-            return Disposer { [self, weak subscriber] in
+            let key = hub.add(subscriber)
+            return Disposer { [self] in
                 withExtendedLifetime(self) {}
-                if let subscriber { hub.remove(subscriber) }
+                hub.remove(key)
             }
         }
     }
@@ -81,27 +81,24 @@ enum OutputHubs {
 /// `lock`; subscribers are called after it is released.
 final class OutputHub<P: Packet>: @unchecked Sendable {
     private let lock = Lock()
-    private var subscribers: [SignalSubscriber<P, Never>] = []
+    private var subscribers = KeyedList<SignalSubscriber<P, Never>>()
     private var unheardCount = 0
 
     func send(_ packet: P) {
         lock.lock()
-        let targets = subscribers
+        let targets = subscribers.elements
         if targets.isEmpty { unheardCount += 1 }
         lock.unlock()
         for subscriber in targets { subscriber.send(packet) }
     }
 
-    func add(_ subscriber: SignalSubscriber<P, Never>) {
+    func add(_ subscriber: SignalSubscriber<P, Never>) -> KeyedList<SignalSubscriber<P, Never>>.Key {
         lock.withLock { subscribers.append(subscriber) }
     }
 
-    func remove(_ subscriber: SignalSubscriber<P, Never>) {
-        let removed = lock.withLock { () -> [SignalSubscriber<P, Never>] in
-            let mine = subscribers.filter { $0 === subscriber }
-            subscribers.removeAll { $0 === subscriber }
-            return mine
-        }
+    func remove(_ key: KeyedList<SignalSubscriber<P, Never>>.Key) {
+        // Released after the lock.
+        let removed = lock.withLock { subscribers.remove(key) }
         withExtendedLifetime(removed) {}
     }
 

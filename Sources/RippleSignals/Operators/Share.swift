@@ -43,18 +43,18 @@ final class ShareHub<Value: Sendable, Failure: Error>: @unchecked Sendable {
     /// Adds `downstream` to the live connection, or connects a new one; returns its cleanup.
     func join(_ downstream: SignalSubscriber<Value, Failure>) -> Disposer {
         lock.lock()
-        if let current = connection, let id = current.add(downstream) {
+        if let current = connection, let key = current.add(downstream) {
             lock.unlock()
             current.flush()
-            return Disposer { [weak current] in current?.remove(id) }
+            return Disposer { [weak current] in current?.remove(key) }
         }
         let fresh = ShareConnection(hub: self)
         connection = fresh
-        let id = fresh.add(downstream)!
+        let key = fresh.add(downstream)!
         lock.unlock()
         fresh.flush()
         fresh.connect()
-        return Disposer { [weak fresh] in fresh?.remove(id) }
+        return Disposer { [weak fresh] in fresh?.remove(key) }
     }
 }
 
@@ -70,8 +70,8 @@ final class ShareConnection<Value: Sendable, Failure: Error>: @unchecked Sendabl
     private let hub: ShareHub<Value, Failure>
     private var lock: Lock { hub.lock }
     // Guarded by `lock`.
-    private var subscribers: [(id: Int, subscriber: SignalSubscriber<Value, Failure>)] = []
-    private var nextID = 0
+    /// In subscription order (see `KeyedList`: a removal does not walk the others).
+    private var subscribers = KeyedList<SignalSubscriber<Value, Failure>>()
     private var buffer: [Value] = []
     private var upstream: Disposer?
     private var ended = false
@@ -85,13 +85,11 @@ final class ShareConnection<Value: Sendable, Failure: Error>: @unchecked Sendabl
     }
 
     /// Called with `lock` held: adds `subscriber` and queues the replay for it; nil once this connection ended.
-    func add(_ subscriber: SignalSubscriber<Value, Failure>) -> Int? {
+    func add(_ subscriber: SignalSubscriber<Value, Failure>) -> KeyedList<SignalSubscriber<Value, Failure>>.Key? {
         guard !ended, !disconnected else { return nil }
-        let id = nextID
-        nextID += 1
-        subscribers.append((id, subscriber))
+        let key = subscribers.append(subscriber)
         for value in buffer { pending.append(([subscriber], .value(value))) }
-        return id
+        return key
     }
 
     /// Subscribes upstream; its callbacks own this connection.
@@ -113,7 +111,7 @@ final class ShareConnection<Value: Sendable, Failure: Error>: @unchecked Sendabl
     private func accept(_ event: Event) {
         lock.lock()
         guard !ended else { return lock.unlock() }
-        let targets = subscribers.map(\.subscriber)
+        let targets = subscribers.elements
         switch event {
         case .value(let value):
             if hub.replay > 0 {
@@ -122,7 +120,7 @@ final class ShareConnection<Value: Sendable, Failure: Error>: @unchecked Sendabl
             }
         case .error, .complete:
             ended = true
-            subscribers = []
+            _ = subscribers.removeAll()
             buffer = []
             if hub.connection === self { hub.connection = nil }
         }
@@ -155,10 +153,12 @@ final class ShareConnection<Value: Sendable, Failure: Error>: @unchecked Sendabl
         lock.unlock()
     }
 
-    /// Subscriber `id` left; the last one to leave disposes the upstream subscription.
-    func remove(_ id: Int) {
+    /// Subscriber `key` left; the last one to leave disposes the upstream subscription.
+    func remove(_ key: KeyedList<SignalSubscriber<Value, Failure>>.Key) {
         lock.lock()
-        subscribers.removeAll { $0.id == id }
+        let gone = subscribers.remove(key)
+        // Released after the lock, like the upstream subscription below: its last release may run user code.
+        defer { withExtendedLifetime(gone) {} }
         guard subscribers.isEmpty, !ended, !disconnected else { return lock.unlock() }
         disconnected = true
         buffer = []

@@ -1,0 +1,36 @@
+import RippleCore
+import RippleTesting
+import Testing
+@testable import RippleSignals
+
+/// A shared signal with thousands of subscribers that leave one by one, in any order (each left through a pass over
+/// every other subscriber: n² in all; BENCHMARKS.md "Subscriber lists that lose members one by one").
+@Suite("share() with many subscribers")
+struct ShareManySubscribersTests {
+    @Test("values reach the subscribers still there, in subscription order, whatever order the others left in",
+          arguments: ["first first", "last first", "every third"])
+    func leavingInAnyOrder(_ order: String) {
+        let source = ManualSource<Int, TestError>()
+        let shared = source.signal.share()
+        let heard = Recorder<Int>()
+        let count = 3_000
+        let disposers = (0..<count).map { index in
+            shared.subscribe(value: { heard.record(index * 1_000 + $0) }, error: { _ in })
+        }
+        let leaving: [Int] = switch order {
+        case "first first": Array(0..<count - 3)
+        case "last first": Array((3..<count).reversed())
+        default: Array(stride(from: 0, to: count, by: 3))
+        }
+        for index in leaving { disposers[index].dispose() }
+        let left = Set(leaving)
+        let staying = (0..<count).filter { !left.contains($0) }
+        source.send(7)
+        #expect(heard.values == staying.map { $0 * 1_000 + 7 })
+        #expect(source.subscriptions == 1)
+        #expect(source.disposals == 0)
+        for index in staying { disposers[index].dispose() }
+        // The last one out disconnects.
+        #expect(source.disposals == 1)
+    }
+}
