@@ -194,11 +194,13 @@ struct RegistrationScaleTests {
                     mismatches.append("remove \(identifier) at \(step)")
                 }
             default:
-                if !registry.actions.elementsEqual(model, by: ===) { mismatches.append("read at \(step)") }
+                if registry.actions.map(ObjectIdentifier.init) != model.map(ObjectIdentifier.init) {
+                    mismatches.append("read at \(step)")
+                }
             }
         }
         #expect(mismatches.isEmpty)
-        #expect(registry.actions.elementsEqual(model, by: ===))
+        #expect(registry.actions.map(ObjectIdentifier.init) == model.map(ObjectIdentifier.init))
     }
 
     /// As in the seed, the global list and a host's list are separate: one action in both runs once for each.

@@ -214,27 +214,37 @@ final class HookScheduler: Scheduling, @unchecked Sendable {
 /// The checked build's `debounceHandOffHook` is one global: the tests that set it run one at a time.
 @Suite("debounce's completion hand-off", .serialized)
 struct DebounceHandOffTests {
+    let scheduler = TestScheduler()
+    let source = ManualSource<Int, TestError>()
+    let recorder = Recorder<Event<Int>>()
+
+    init() {
+        source.signal.debounce(.seconds(1), on: scheduler).record(into: recorder)
+    }
+
+    /// Makes the next timer run `meanwhile` on another thread, and wait for it, between taking its due value and
+    /// sending it.
+    func holdTheGap(while meanwhile: @escaping @Sendable () -> Void) {
+        debounceHandOffHook.withLock {
+            $0 = {
+                let done = DispatchSemaphore(value: 0)
+                Thread.detachNewThread {
+                    meanwhile()
+                    done.signal()
+                }
+                done.wait()
+            }
+        }
+    }
+
     @Test("debounce: a completion on another thread while the timer hands over the due value comes after it")
     func debounceCompletionDuringHandOff() {
         // The timer takes the due value under the lock and sends it outside. A completion on another thread in that
         // gap found nothing pending and went first, and the value, sent after it, was dropped: [complete]. The
         // checked build's hook holds the gap open while the second thread completes (two real threads racing it
         // never showed the loss in 2,000 rounds: the gap is a few instructions wide).
-        let scheduler = TestScheduler()
-        let source = ManualSource<Int, TestError>()
-        let recorder = Recorder<Event<Int>>()
-        source.signal.debounce(.seconds(1), on: scheduler).record(into: recorder)
         source.send(1)
-        debounceHandOffHook.withLock {
-            $0 = {
-                let done = DispatchSemaphore(value: 0)
-                Thread.detachNewThread {
-                    source.sendComplete()
-                    done.signal()
-                }
-                done.wait()
-            }
-        }
+        holdTheGap { [source] in source.sendComplete() }
         scheduler.advance(by: .seconds(1))
         #expect(recorder.values == [.value(1), .complete])
         #expect(scheduler.pendingCount == 0)
@@ -245,22 +255,11 @@ struct DebounceHandOffTests {
         // Timer 1 holds its value in the gap (the hook); meanwhile, on another thread, value 2 arrives, its timer
         // sends it whole, and the source completes. With a flag, timer 2's end cleared the hand-off for both, the
         // completion went first and timer 1's value was dropped: [2, complete].
-        let scheduler = TestScheduler()
-        let source = ManualSource<Int, TestError>()
-        let recorder = Recorder<Event<Int>>()
-        source.signal.debounce(.seconds(1), on: scheduler).record(into: recorder)
         source.send(1)
-        debounceHandOffHook.withLock {
-            $0 = {
-                let done = DispatchSemaphore(value: 0)
-                Thread.detachNewThread {
-                    source.send(2)
-                    scheduler.advance(by: .seconds(1))
-                    source.sendComplete()
-                    done.signal()
-                }
-                done.wait()
-            }
+        holdTheGap { [source, scheduler] in
+            source.send(2)
+            scheduler.advance(by: .seconds(1))
+            source.sendComplete()
         }
         scheduler.advance(by: .seconds(1))
         #expect(recorder.values == [.value(2), .value(1), .complete])
