@@ -28,9 +28,19 @@ import RippleCore
 /// `@unchecked Sendable`: all mutable state is in `state`, guarded by its `Locked` lock.
 public final class Plumber<P: Packet>: @unchecked Sendable {
     @usableFromInline let core = PlumberCore<P>()
-    /// Each wired source's outlet, and the source itself, which the plumber keeps alive as the seed's `portArr` does.
-    /// Never touched but to keep it alive and release it, so a source that is not `Sendable` may be held here.
-    private let ports = Locked<[(outlet: PacketOutlet<P>, source: AnyObject)]>([])
+    private let ports = Locked(Ports())
+
+    /// The wired sources.
+    private struct Ports {
+        /// Each wired source's outlet, in wiring order.
+        var outlets: [PacketOutlet<P>] = []
+        /// The sources themselves, which the plumber keeps alive as the seed's `portArr` does. Never touched but to
+        /// keep them alive and release them, so a source that is not `Sendable` may be held here.
+        var sources: [AnyObject] = []
+        /// The outlets' wirings, to tell a port added again in O(1): asking every wired port cost n² for n ports,
+        /// through unspecialised copies of each `(outlet, source)` pair (2,000 ports: 0.18 s in release).
+        var wirings: Set<ObjectIdentifier> = []
+    }
 
     public init() {
         plumberCounter.increment()
@@ -45,7 +55,7 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
     /// The ports run the chains they were last given: hand them the current one after every change.
     @usableFromInline
     func reroutePorts() {
-        for port in ports.withLock({ $0 }) { port.outlet.reroute() }
+        for outlet in ports.withLock({ $0.outlets }) { outlet.reroute() }
     }
 
     // MARK: Wiring
@@ -57,8 +67,10 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
     public func addPort(_ port: some PacketSource<P>) -> Plumber<P> {
         let outlet = port.packetOutlet
         let isNew = ports.withLock { ports -> Bool in
-            if ports.contains(where: { $0.outlet.wiring === outlet.wiring }) { return false }
-            ports.append((outlet, port))
+            // The wiring lives as long as the source, which this plumber keeps: its identifier is not reused.
+            guard ports.wirings.insert(ObjectIdentifier(outlet.wiring)).inserted else { return false }
+            ports.outlets.append(outlet)
+            ports.sources.append(port)
             return true
         }
         if isNew { outlet.wire(to: core) }
@@ -173,7 +185,7 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
 
     /// How many ports are wired.
     public var portCount: Int {
-        ports.withLock { $0.count }
+        ports.withLock { $0.outlets.count }
     }
 
     /// Outcomes that had no handler set when they happened (and no ``process(_:portNumber:)`` caller waiting).

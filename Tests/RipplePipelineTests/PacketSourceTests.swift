@@ -97,6 +97,18 @@ struct PacketSourceTests {
         withExtendedLifetime((one, two)) {}
     }
 
+    /// Thousands of ports on one plumber (one per cell of a long list), each added twice: wired once each, in order.
+    @Test func thousandsOfPortsEachAddedTwiceAreEachWiredOnce() {
+        let ports = (0..<3_000).map { _ in NumberPort() }
+        let outputs = Recorder<Int>()
+        let plumber = Plumber<Number>().onOutput { outputs.record($0.portNumber) }
+        for port in ports { plumber.addPort(port) }
+        for port in ports.reversed() { plumber.addPort(port) }
+        #expect(plumber.portCount == ports.count)
+        for (number, port) in ports.enumerated() { port.emit(Number(0), portNumber: number) }
+        #expect(outputs.values == Array(0..<ports.count))
+    }
+
     @Test func thePlumberKeepsItsSourceAliveAndReleasesItWithItself() {
         weak var weakSource: TapSource?
         var plumber: Plumber<Number>? = Plumber<Number>()
