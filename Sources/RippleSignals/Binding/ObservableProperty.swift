@@ -16,13 +16,12 @@ let propertyCounter = LiveObjectCounter("Signal.ObservableProperty")
 /// purchaseNum.value = 2                                     // value=2
 /// ```
 public final class ObservableProperty<Value: Sendable>: @unchecked Sendable {
-    // `current`, `subscribers` and `nextID` are guarded by `lock`. `subscribers` is ordered by id, which is the order
-    // of subscription, so every value reaches subscribers in registration order (a dictionary's order changed from
-    // run to run); removal finds its entry by binary search.
+    // `current` and `subscribers` are guarded by `lock`. `subscribers` keeps the order of subscription, so every
+    // value reaches subscribers in registration order (a dictionary's order changed from run to run); a disposal
+    // removes its subscriber by key (see `KeyedList`).
     private let lock = Lock()
     private var current: Value
-    private var subscribers: [(id: Int, subscriber: SignalSubscriber<Value, Never>)] = []
-    private var nextID = 0
+    private var subscribers = KeyedList<SignalSubscriber<Value, Never>>()
 
     public init(_ value: Value) {
         current = value
@@ -31,7 +30,7 @@ public final class ObservableProperty<Value: Sendable>: @unchecked Sendable {
 
     deinit {
         propertyCounter.decrement()
-        for entry in subscribers { entry.subscriber.sendComplete() }
+        for subscriber in subscribers.elements { subscriber.sendComplete() }
     }
 
     /// The current value; assigning sends it to every subscriber.
@@ -40,7 +39,7 @@ public final class ObservableProperty<Value: Sendable>: @unchecked Sendable {
         set {
             let targets = lock.withLock { () -> [SignalSubscriber<Value, Never>] in
                 current = newValue
-                return subscribers.map(\.subscriber)
+                return subscribers.elements
             }
             for target in targets { target.send(newValue) }
         }
@@ -55,31 +54,18 @@ public final class ObservableProperty<Value: Sendable>: @unchecked Sendable {
                 subscriber.sendComplete()
                 return .empty
             }
-            let (id, value) = lock.withLock { () -> (Int, Value) in
-                defer { nextID += 1 }
-                subscribers.append((nextID, subscriber))
-                return (nextID, current)
-            }
+            let (key, value) = lock.withLock { (subscribers.append(subscriber), current) }
             subscriber.send(value)
             return Disposer { [weak self] in
                 guard let self else { return }
-                lock.withLock { self.remove(id) }
+                // Released after the lock: its last release may run user code.
+                let removed = lock.withLock { subscribers.remove(key) }
+                withExtendedLifetime(removed) {}
             }
         }
     }
 }
 
-extension ObservableProperty {
-    /// Removes subscription `id`, if it is still there. Call under `lock`.
-    private func remove(_ id: Int) {
-        var low = 0, high = subscribers.count
-        while low < high {
-            let middle = (low + high) / 2
-            if subscribers[middle].id < id { low = middle + 1 } else { high = middle }
-        }
-        if low < subscribers.count && subscribers[low].id == id { subscribers.remove(at: low) }
-    }
-}
 
 /// A stored property whose projected value (`$name`) is its ``ObservableProperty/signal``.
 ///
