@@ -8,6 +8,16 @@ import Testing
 /// that lose members one by one").
 @Suite("share() and ObservableProperty with many subscribers")
 struct ShareManySubscribersTests {
+    /// Which of `count` subscribers leave, in what order: all but the last three from the first, all but the first
+    /// three from the last, or every third.
+    static func leaving(_ count: Int, _ order: String) -> [Int] {
+        switch order {
+        case "first first": Array(0..<count - 3)
+        case "last first": Array((3..<count).reversed())
+        default: Array(stride(from: 0, to: count, by: 3))
+        }
+    }
+
     @Test("values reach the subscribers still there, in subscription order, whatever order the others left in",
           arguments: ["first first", "last first", "every third"])
     func leavingInAnyOrder(_ order: String) {
@@ -18,11 +28,7 @@ struct ShareManySubscribersTests {
         let disposers = (0..<count).map { index in
             shared.subscribe(value: { heard.record(index * 1_000 + $0) }, error: { _ in })
         }
-        let leaving: [Int] = switch order {
-        case "first first": Array(0..<count - 3)
-        case "last first": Array((3..<count).reversed())
-        default: Array(stride(from: 0, to: count, by: 3))
-        }
+        let leaving = Self.leaving(count, order)
         for index in leaving { disposers[index].dispose() }
         let left = Set(leaving)
         let staying = (0..<count).filter { !left.contains($0) }
@@ -42,11 +48,7 @@ struct ShareManySubscribersTests {
         let heard = Recorder<Int>()
         let count = 3_000
         let disposers = (0..<count).map { index in property.signal.subscribe { heard.record(index * 1_000 + $0) } }
-        let leaving: [Int] = switch order {
-        case "first first": Array(0..<count - 3)
-        case "last first": Array((3..<count).reversed())
-        default: Array(stride(from: 0, to: count, by: 3))
-        }
+        let leaving = Self.leaving(count, order)
         for index in leaving { disposers[index].dispose() }
         let left = Set(leaving)
         property.value = 7
