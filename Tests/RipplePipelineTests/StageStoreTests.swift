@@ -28,7 +28,7 @@ struct StageStoreTests {
         #expect(outputs.withLock { $0 } == [Self.stageCount])
         #expect(misplaced.withLock { $0 } == 0)
         #expect(plumber.stages.count == Self.stageCount)
-        #expect(plumber.stages.enumerated().allSatisfy { $0.element == StageInfo(index: $0.offset, name: "+\($0.offset)") })
+        #expect(plumber.stages == (0..<Self.stageCount).map { StageInfo(index: $0, name: "+\($0)") })
     }
 
     @Test("a packet runs the stages there were when it entered, while another thread adds more")

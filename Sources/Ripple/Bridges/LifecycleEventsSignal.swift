@@ -90,18 +90,20 @@ final class LifecycleEventHub: LifecycleAction {
 /// subscribers are called after it is released.
 final class LifecycleSubscribers: @unchecked Sendable {
     private let lock = Lock()
+    typealias Key = KeyedList<SignalSubscriber<LifecycleEvent, Never>>.Key
+
     private var list = KeyedList<SignalSubscriber<LifecycleEvent, Never>>()
     private var closed = false
 
     /// Joins; nil once the host is gone, else the key that removes the subscriber.
-    func add(_ subscriber: SignalSubscriber<LifecycleEvent, Never>) -> KeyedList<SignalSubscriber<LifecycleEvent, Never>>.Key? {
+    func add(_ subscriber: SignalSubscriber<LifecycleEvent, Never>) -> Key? {
         lock.withLock {
             if closed { return nil }
             return list.append(subscriber)
         }
     }
 
-    func remove(_ key: KeyedList<SignalSubscriber<LifecycleEvent, Never>>.Key) {
+    func remove(_ key: Key) {
         // Released after the lock.
         let removed = lock.withLock { list.remove(key) }
         withExtendedLifetime(removed) {}

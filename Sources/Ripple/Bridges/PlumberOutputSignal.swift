@@ -81,6 +81,8 @@ enum OutputHubs {
 /// `lock`; subscribers are called after it is released.
 final class OutputHub<P: Packet>: @unchecked Sendable {
     private let lock = Lock()
+    typealias Key = KeyedList<SignalSubscriber<P, Never>>.Key
+
     private var subscribers = KeyedList<SignalSubscriber<P, Never>>()
     private var unheardCount = 0
 
@@ -92,11 +94,11 @@ final class OutputHub<P: Packet>: @unchecked Sendable {
         for subscriber in targets { subscriber.send(packet) }
     }
 
-    func add(_ subscriber: SignalSubscriber<P, Never>) -> KeyedList<SignalSubscriber<P, Never>>.Key {
+    func add(_ subscriber: SignalSubscriber<P, Never>) -> Key {
         lock.withLock { subscribers.append(subscriber) }
     }
 
-    func remove(_ key: KeyedList<SignalSubscriber<P, Never>>.Key) {
+    func remove(_ key: Key) {
         // Released after the lock.
         let removed = lock.withLock { subscribers.remove(key) }
         withExtendedLifetime(removed) {}

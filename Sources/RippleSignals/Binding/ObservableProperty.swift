@@ -66,7 +66,6 @@ public final class ObservableProperty<Value: Sendable>: @unchecked Sendable {
     }
 }
 
-
 /// A stored property whose projected value (`$name`) is its ``ObservableProperty/signal``.
 ///
 /// ```swift

@@ -70,6 +70,8 @@ final class ShareConnection<Value: Sendable, Failure: Error>: @unchecked Sendabl
     private let hub: ShareHub<Value, Failure>
     private var lock: Lock { hub.lock }
     // Guarded by `lock`.
+    typealias Key = KeyedList<SignalSubscriber<Value, Failure>>.Key
+
     /// In subscription order (see `KeyedList`: a removal does not walk the others).
     private var subscribers = KeyedList<SignalSubscriber<Value, Failure>>()
     private var buffer: [Value] = []
@@ -85,7 +87,7 @@ final class ShareConnection<Value: Sendable, Failure: Error>: @unchecked Sendabl
     }
 
     /// Called with `lock` held: adds `subscriber` and queues the replay for it; nil once this connection ended.
-    func add(_ subscriber: SignalSubscriber<Value, Failure>) -> KeyedList<SignalSubscriber<Value, Failure>>.Key? {
+    func add(_ subscriber: SignalSubscriber<Value, Failure>) -> Key? {
         guard !ended, !disconnected else { return nil }
         let key = subscribers.append(subscriber)
         for value in buffer { pending.append(([subscriber], .value(value))) }
@@ -154,7 +156,7 @@ final class ShareConnection<Value: Sendable, Failure: Error>: @unchecked Sendabl
     }
 
     /// Subscriber `key` left; the last one to leave disposes the upstream subscription.
-    func remove(_ key: KeyedList<SignalSubscriber<Value, Failure>>.Key) {
+    func remove(_ key: Key) {
         lock.lock()
         let gone = subscribers.remove(key)
         // Released after the lock, like the upstream subscription below: its last release may run user code.
