@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import RippleCore
 import RippleTesting
 import Testing
@@ -264,5 +265,49 @@ struct StressTests {
             #expect(completions.value == 1)
             #expect(disposer.isDisposed)
         }
+    }
+
+    @Test("share(): subscribers joining and leaving on 3 threads while another sends: each hears an increasing run",
+          .tags(.stress))
+    func shareChurn() {
+        let holder = Locked<SignalSubscriber<Int, Never>?>(nil)
+        let shared = Signal<Int, Never> { subscriber in
+            holder.withLock { $0 = subscriber }
+            return .empty
+        }.share()
+        // One subscriber for the whole run keeps the connection (and so the producer's subscriber) alive.
+        let whole = Recorder<Int>()
+        let kept = shared.subscribe(value: { whole.record($0) })
+        let upstream = holder.value!
+        let done = Locked(false)
+        let sent = Locked(0)
+        let finished = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            var next = 0
+            while !done.value {
+                upstream.send(next)
+                next += 1
+            }
+            sent.withLock { $0 = next }
+            finished.signal()
+        }
+        let disordered = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: 3) { _ in
+            for _ in 0..<2_000 {
+                let heard = Recorder<Int>()
+                let subscription = shared.subscribe(value: { heard.record($0) })
+                for _ in 0..<20 { _ = heard.count }
+                subscription.dispose()
+                let values = heard.values
+                if zip(values, values.dropFirst()).contains(where: { $0 >= $1 }) { disordered.withLock { $0 += 1 } }
+            }
+        }
+        done.withLock { $0 = true }
+        finished.wait()
+        kept.dispose()
+        #expect(disordered.value == 0)
+        #expect(sent.value > 0)
+        // The subscriber that stayed heard every value once, in order.
+        #expect(whole.values == Array(0..<sent.value))
     }
 }
