@@ -58,6 +58,8 @@ struct StageStoreTests {
         while !done.load(ordering: .acquiring) { port.emit(Number(0), portNumber: 1) }
         finished.wait()
         port.emit(Number(0), portNumber: 1)
+        // Ports hold the plumber's core, not the plumber: kept to here, or release builds may free it before the emit.
+        withExtendedLifetime(plumber) {}
         let seen = outputs.withLock { $0 }
         #expect(seen.first == 0)
         #expect(seen.last == added)

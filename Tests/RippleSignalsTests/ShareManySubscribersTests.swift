@@ -33,7 +33,8 @@ struct ShareManySubscribersTests {
         let left = Set(leaving)
         let staying = (0..<count).filter { !left.contains($0) }
         source.send(7)
-        #expect(heard.values == staying.map { $0 * 1_000 + 7 })
+        let heardInOrder = heard.values == staying.map { $0 * 1_000 + 7 }
+        #expect(heardInOrder, "\(heard.count) values heard, \(staying.count) expected")
         #expect(source.subscriptions == 1)
         #expect(source.disposals == 0)
         for index in staying { disposers[index].dispose() }
@@ -53,7 +54,10 @@ struct ShareManySubscribersTests {
         let left = Set(leaving)
         property.value = 7
         // Each heard the current value as it subscribed, then those still there hear 7.
-        #expect(heard.values == (0..<count).map { $0 * 1_000 }
-            + (0..<count).filter { !left.contains($0) }.map { $0 * 1_000 + 7 })
+        let expected = (0..<count).map { $0 * 1_000 } + (0..<count).filter { !left.contains($0) }.map { $0 * 1_000 + 7 }
+        let heardInOrder = heard.values == expected
+        #expect(heardInOrder, "\(heard.count) values heard, \(expected.count) expected")
+        // Kept to here: a subscription whose disposer is freed ends (in release the array's last use was above).
+        withExtendedLifetime(disposers) {}
     }
 }
