@@ -25,11 +25,6 @@ final class StageStore<P: Packet>: ManagedBuffer<StageStoreHeader, StageEntry<P>
         }
     }
 
-    /// How many entries are initialised.
-    var count: Int {
-        header.count
-    }
-
     /// Appends `runner` at index `count`, in this store if it has room, else in a copy twice its size, which it
     /// returns (the caller keeps whichever store it gets back).
     func appending(_ runner: StageRunner<P>, name: String) -> StageStore<P> {
