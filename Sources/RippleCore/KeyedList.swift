@@ -1,5 +1,6 @@
 /// Elements in the order they were appended, each removable by the key its append returned, in O(log n) amortised:
-/// the subscriber lists that deliver in subscription order and lose members one by one.
+/// the subscriber lists that deliver in subscription order and lose members one by one, and the lifecycle actions'
+/// registration-ordered lists.
 ///
 /// Invariants:
 /// - `keys` is ascending (keys are handed out in increasing order and only ever appended), and `keys[i]` is the key
