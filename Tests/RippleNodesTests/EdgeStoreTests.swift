@@ -78,9 +78,56 @@ struct EdgeStoreTests {
         #expect(heard.values == ["first 1", "late 1", "second 1", "second 2", "late 2"])
         late.value?.cancel()
     }
+
+    /// A set's calls of several listeners read the list after the transaction: the list they read must not change
+    /// under them. Here the first listener cancels six of the other nine, enough for a list edited in place to squeeze
+    /// its tombstones out while the call is still going through it.
+    @Test func aListenerCancellingMostOthersDuringItsCallLeavesTheRestCalledOnce() {
+        let node = MutableNode(0)
+        let bag = CancelBag()
+        let heard = Recorder<Int>()
+        let tokens = TokenBox()
+        let first = node.listened(by: bag).withBlock { value in
+            heard.record(0)
+            if value == 1 { for token in tokens.tokens[0..<6] { token.cancel() } }
+        }
+        tokens.tokens = (1...9).map { index in node.listened(by: bag).withBlock { _ in heard.record(index) } }
+        heard.reset()
+        node.value = 1
+        #expect(heard.values == [0, 7, 8, 9])
+        heard.reset()
+        node.value = 2
+        #expect(heard.values == [0, 7, 8, 9])
+        withExtendedLifetime(first) {}
+    }
+
+    /// A listener that asks for the sender list, attached beside others (appended in place, or into a new list),
+    /// gets it on the shared call of several listeners.
+    @Test(arguments: [false, true])
+    func aSenderListListenerAmongSeveralHearsTheSenders(attachedAfterASet: Bool) {
+        let source = MutableNode(0)
+        let doubled = source.map { $0 * 2 }
+        let bag = CancelBag()
+        let seen = Recorder<String>()
+        doubled.listened(by: bag).withBlock { _ in seen.record("plain") }
+        doubled.listened(by: bag).withBlock { _ in seen.record("plain") }
+        if attachedAfterASet { source.value = 1 }
+        doubled.listened(by: bag).withSenderListAndContextBlock { value, senders, context in
+            seen.record("\(value) \(senders.contains(source)) \(context as? String ?? "-")")
+        }
+        seen.reset()
+        source.set(5, context: "ctx")
+        #expect(seen.values == ["plain", "plain", "10 true ctx"])
+        seen.reset()
+        source.value = 6
+        #expect(seen.values == ["plain", "plain", "12 true -"])
+    }
 }
 
-/// The indices `0..<count` in the order a test removes them: as attached, reversed, or every third then the rest.
+private final class TokenBox: @unchecked Sendable {
+    var tokens: [any CancelToken] = []
+}
+
 private func removalOrder(_ order: String, count: Int) -> [Int] {
     switch order {
     case "attach order": Array(0..<count)

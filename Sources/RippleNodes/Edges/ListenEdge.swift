@@ -9,8 +9,8 @@ let listenEdgeCounter = LiveObjectCounter("ListenEdge")
 /// The edge from a node to one listener. It holds the node (so a listened node stays alive) and is held by the
 /// listener owner's `CancelBag`; cancelling it — or freeing the owner — detaches it and releases the node.
 ///
-/// `@unchecked Sendable`: `node` is written once after init, by the one `cancel()` that flips `cancelled`; `live` is
-/// atomic; `delivering` and `handoff` are only touched under `handoffLock`; `action` is immutable.
+/// `@unchecked Sendable`: `node` is written once after init, by the one `cancel()` that flips `cancelled`; `callState`
+/// is atomic; `delivering` and `handoff` are only touched under `handoffLock`; `action` is immutable.
 ///
 /// A queued call needs nothing but the edge: whether it still runs and whether it is handed over are asked of the
 /// edge itself, so the call does not hold the node (a node read through a weak reference has a side table, and each
@@ -20,17 +20,19 @@ public final class ListenEdge<Value: Sendable>: CancelToken, @unchecked Sendable
     /// An atomic flag rather than a lock: only one `cancel()` may win, and nothing else needs guarding.
     private let cancelled = Atomic<Bool>(false)
     @usableFromInline @exclusivity(unchecked) var node: Node<Value>?
-    /// False once cancelled (set by `Node.detachListener`, before the edge leaves the list). Read once per call, as
-    /// a plain load: a call queued before the cancel and run after it is skipped.
-    @usableFromInline let live = Atomic<Bool>(true)
+    /// What a call must check before calling `action`, in one byte so that the common call (zero: call it) reads one
+    /// word (two flags cost FanOut1000 ~4 instructions a listener). ``detachedBit``: cancelled, set by
+    /// `Node.detachListener` before the edge leaves the list, so a call queued before the cancel and run after it is
+    /// skipped. ``deliveringFirstBit``: while the attaching thread delivers the value it read (see
+    /// `Node.attachDeliveringCurrent`), propagations on other threads hand their newer values to it instead of calling
+    /// `action` themselves: the listener hears them after, in order, and never ends with the older value. The bit is
+    /// the lock-free hint; `delivering` and `handoff` are guarded by `handoffLock`.
+    @usableFromInline let callState = Atomic<UInt8>(0)
+    @inlinable static var detachedBit: UInt8 { 1 }
+    @inlinable static var deliveringFirstBit: UInt8 { 2 }
     /// Where the node's ``EdgeList`` holds this edge, for an O(1) cancel; guarded by the node's lock.
     @usableFromInline @exclusivity(unchecked) var listIndex = -1
     @usableFromInline let action: @Sendable (Value, (any Sendable)?) -> Void
-    /// While the attaching thread delivers the value it read (see `Node.attachDeliveringCurrent`), propagations on
-    /// other threads hand their newer values to it instead of calling `action` themselves: the listener hears them
-    /// after, in order, and never ends with the older value. `initialPending` is the lock-free hint propagation
-    /// reads per call; `delivering` and `handoff` are guarded by `handoffLock`.
-    @usableFromInline let initialPending = Atomic<Bool>(false)
     @usableFromInline let handoffLock = RawLock()
     @usableFromInline @exclusivity(unchecked) var delivering = false
     /// A ``Handoff`` box: a class reference, so the unspecialised deinit frees it with a plain release (a stored
@@ -74,8 +76,8 @@ public final class ListenEdge<Value: Sendable>: CancelToken, @unchecked Sendable
     /// `Node.attachDeliveringCurrent`).
     @inlinable
     final func deliver(_ value: Value, context: (any Sendable)?, senders: SenderSnapshot?) {
-        guard live.load(ordering: .acquiring) else { return }
-        if initialPending.load(ordering: .relaxed) && handOff(value, context: context) { return }
+        let flags = callState.load(ordering: .acquiring)
+        if flags != 0 && (flags & Self.detachedBit != 0 || handOff(value, context: context)) { return }
         if let senders {
             PropagationState.withDeliveringSenders(senders) { action(value, context) }
         } else {
@@ -87,8 +89,8 @@ public final class ListenEdge<Value: Sendable>: CancelToken, @unchecked Sendable
     /// list.
     @inlinable
     final func deliver(_ value: Value) {
-        guard live.load(ordering: .acquiring) else { return }
-        if initialPending.load(ordering: .relaxed) && handOff(value, context: nil) { return }
+        let flags = callState.load(ordering: .acquiring)
+        if flags != 0 && (flags & Self.detachedBit != 0 || handOff(value, context: nil)) { return }
         // Borrowed: a `nil` literal here was destroyed after the call through the existential's value witnesses
         // (~54 instructions a call).
         action(value, noListenerContext)

@@ -47,7 +47,7 @@ extension Node {
         let current = storage
         if current != nil {
             edge.handoffLock.withLock { edge.delivering = true }
-            edge.initialPending.store(true, ordering: .relaxed)
+            edge.callState.bitwiseOr(ListenEdge<Value>.deliveringFirstBit, ordering: .relaxed)
         }
         let released = insertListener(edge)
         lock.unlock()
@@ -60,11 +60,11 @@ extension Node {
         guard var next = current else { return }
         var context: (any Sendable)? = nil
         while true {
-            if edge.live.load(ordering: .acquiring) { edge.action(next, context) }
+            if edge.callState.load(ordering: .acquiring) & ListenEdge<Value>.detachedBit == 0 { edge.action(next, context) }
             edge.handoffLock.lock()
             guard let handed = edge.handoff else {
                 edge.delivering = false
-                edge.initialPending.store(false, ordering: .relaxed)
+                edge.callState.bitwiseAnd(~ListenEdge<Value>.deliveringFirstBit, ordering: .relaxed)
                 edge.handoffLock.unlock()
                 return
             }

@@ -10,8 +10,9 @@ import Synchronization
 //   (`EdgeSnapshot.swift`). Links hold the domain through `PropagationState.withDomains`; a cancel and the unlink of
 //   a freed node's transforms through ``Node/withEdgeDomain(_:)``, which defers the change to a later transaction
 //   when this thread runs one of another, busy graph.
-// - A list this thread is not reading (`isBeingRead`) changes in place (tombstones, appends, compaction); otherwise
-//   it is replaced as a whole and the old one is released when the transaction commits.
+// - A list this thread is not reading (`isBeingRead`) and no queued listener call reads (not frozen) changes in place
+//   (tombstones, appends, compaction); otherwise it is replaced as a whole, and the old one is released when the
+//   transaction commits or the last queued call reading it has run.
 // - Every slot's `listIndex` is where the list holds it.
 
 extension Node {
@@ -29,7 +30,7 @@ extension Node {
             bumpEdgesVersion()
             return nil
         }
-        if !isBeingRead, let list = edges.editableList, let index = list.appendDownstreamInPlace(entry) {
+        if let list = listEditableInPlace, let index = list.appendDownstreamInPlace(entry) {
             setListIndex(of: entry, to: index)
             bumpEdgesVersion()
             return nil
@@ -37,6 +38,15 @@ extension Node {
         let released = replaceEdges(edges.addingDownstream(entry))
         renumberEdges()
         return released
+    }
+
+    /// The list to change in place, or nil when it must be replaced: this thread is reading it (`isBeingRead`), or a
+    /// queued listener call will (it is frozen, see `EdgeList.swift`). Call under `lock`, holding the domain.
+    /// The list is asked first: a lone edge (most nodes) has none, and the settle-path search is then skipped.
+    @inline(__always)
+    private var listEditableInPlace: EdgeList? {
+        guard let list = edges.editableList, !list.isFrozen, !isBeingRead else { return nil }
+        return list
     }
 
     /// Tells a downstream slot where the list holds it. Call under `lock`.
@@ -48,7 +58,7 @@ extension Node {
     /// transform, so removing it here never frees it under the lock.
     func removeDownstreamEdge(_ id: ObjectIdentifier, slot: Unmanaged<AnyObject>?) {
         let released = lock.withLock { () -> AnyObject? in
-            if let slot, !isBeingRead, let list = edges.editableList {
+            if let slot, let list = listEditableInPlace {
                 let typed = unsafeDowncast(slot.takeUnretainedValue(), to: DownstreamSlot<Value>.self)
                 if let removed = list.tombstone(slot, at: typed.listIndex, isListener: false) {
                     bumpEdgesVersion()
@@ -84,11 +94,12 @@ extension Node {
     /// `lock`; release what it returns after unlocking.
     @usableFromInline
     final func insertListener(_ edge: ListenEdge<Value>) -> AnyObject? {
-        if !isBeingRead, let list = edges.editableList,
+        if let list = listEditableInPlace,
            let index = list.appendListenerInPlace(edge, renumber: { entry, index in
                setListIndex(of: entry, to: index)
            }) {
             edge.listIndex = index
+            if edge.wantsSenders { list.someListenerWantsSenders = true }
             bumpEdgesVersion()
             return nil
         }
@@ -97,11 +108,11 @@ extension Node {
         return released
     }
 
-    /// Cancels `edge`: it hears nothing from now on (`live` is read before every call), and it
+    /// Cancels `edge`: it hears nothing from now on (its `callState` is read before every call), and it
     /// leaves the list under the graph's domain, now or, when this thread runs a transaction of another graph that
     /// is busy, once that transaction ends.
     func detachListener(_ edge: ListenEdge<Value>) {
-        edge.live.store(false, ordering: .releasing)
+        edge.callState.bitwiseOr(ListenEdge<Value>.detachedBit, ordering: .releasing)
         let detached = withEdgeDomain { [self] in
             let released = lock.withLock { removeListenerLocked(edge) }
             extendLifetime(released)
@@ -114,7 +125,7 @@ extension Node {
     /// Drops `edge` from the listeners. Call under `lock`, holding the domain; release what it returns after
     /// unlocking.
     private func removeListenerLocked(_ edge: ListenEdge<Value>) -> AnyObject? {
-        if !isBeingRead, let list = edges.editableList,
+        if let list = listEditableInPlace,
            let removed = list.tombstone(.passUnretained(edge), at: edge.listIndex, isListener: true) {
             bumpEdgesVersion()
             compactIfSparse(list)
@@ -140,19 +151,24 @@ extension Node {
         return true
     }
 
-    /// Tells every listener and slot where the (new) list holds it. Call under `lock`.
+    /// Tells every listener and slot where the (new) list holds it, and the list whether a listener reads sender
+    /// lists. Call under `lock`, holding the domain.
     func renumberEdges() {
         guard let list = edges.editableList else { return }
         let tombstone = list.tombstone
         let elements = list.elements
         let listeners = list.listenerCount
+        var wantsSenders = false
         for index in 0..<(listeners + list.downstreamCount) where elements[index].toOpaque() != tombstone {
             if index < listeners {
-                unsafeDowncast(elements[index].takeUnretainedValue(), to: ListenEdge<Value>.self).listIndex = index
+                let listener = unsafeDowncast(elements[index].takeUnretainedValue(), to: ListenEdge<Value>.self)
+                listener.listIndex = index
+                wantsSenders = wantsSenders || listener.wantsSenders
             } else {
                 setListIndex(of: elements[index], to: index)
             }
         }
+        list.someListenerWantsSenders = wantsSenders
     }
 
     func addUpstream(_ edge: any UpstreamEdge) {

@@ -144,15 +144,6 @@ struct NodeEdges {
         }
     }
 
-    /// These edges with the downstream entry `old` replaced by `new`, in its place.
-    func replacingDownstream(_ old: Unmanaged<AnyObject>, with new: Unmanaged<AnyObject>) -> NodeEdges {
-        switch shape {
-        case .list: NodeEdges(listObject.replacingDownstream(old, with: new))
-        case .loneListener, .none: self
-        case .loneDownstream: self.entry.toOpaque() != old.toOpaque() ? self : NodeEdges.lone(new)
-        }
-    }
-
     /// Whether `entry` is one of the downstream entries.
     @usableFromInline
     func containsDownstream(_ entry: Unmanaged<AnyObject>) -> Bool {
