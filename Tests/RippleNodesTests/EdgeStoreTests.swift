@@ -86,12 +86,13 @@ struct EdgeStoreTests {
         let node = MutableNode(0)
         let bag = CancelBag()
         let heard = Recorder<Int>()
-        let tokens = TokenBox()
+        let tokens = Locked<[any CancelToken]>([])
         let first = node.listened(by: bag).withBlock { value in
             heard.record(0)
-            if value == 1 { for token in tokens.tokens[0..<6] { token.cancel() } }
+            if value == 1 { for token in tokens.value[0..<6] { token.cancel() } }
         }
-        tokens.tokens = (1...9).map { index in node.listened(by: bag).withBlock { _ in heard.record(index) } }
+        let others = (1...9).map { index in node.listened(by: bag).withBlock { _ in heard.record(index) } }
+        tokens.withLock { $0 = others }
         heard.reset()
         node.value = 1
         #expect(heard.values == [0, 7, 8, 9])
@@ -122,10 +123,6 @@ struct EdgeStoreTests {
         source.value = 6
         #expect(seen.values == ["plain", "plain", "12 true -"])
     }
-}
-
-private final class TokenBox: @unchecked Sendable {
-    var tokens: [any CancelToken] = []
 }
 
 private func removalOrder(_ order: String, count: Int) -> [Int] {
