@@ -102,6 +102,46 @@ struct EdgeStoreTests {
         withExtendedLifetime(first) {}
     }
 
+    /// A call of several listeners that sets a node of another graph, itself with several listeners, whose calls run
+    /// (and are counted out as readers of their list) inside the first call; then both lists change from calls.
+    /// Every listener that stays hears every set once, in order.
+    @Test func listenerCallsThatDrainAnotherGraphsCallsLeaveBothListsConsistent() {
+        let a = MutableNode(0)
+        let b = MutableNode(0)
+        let bag = CancelBag()
+        let heard = Recorder<String>()
+        let bTokens = Locked<[any CancelToken]>([])
+        let aTokens = Locked<[any CancelToken]>([])
+        a.listened(by: bag).withBlock { value in
+            heard.record("a0 \(value)")
+            b.value = value * 10
+        }
+        a.listened(by: bag).withBlock { value in
+            heard.record("a1 \(value)")
+            if value == 1 { for token in aTokens.value { token.cancel() } }
+        }
+        let aOthers = (2...5).map { index in a.listened(by: bag).withBlock { heard.record("a\(index) \($0)") } }
+        aTokens.withLock { $0 = Array(aOthers[0..<3]) }
+        b.listened(by: bag).withBlock { value in
+            heard.record("b0 \(value)")
+            if value == 10 { for token in bTokens.value { token.cancel() } }
+        }
+        let bOthers = (1...4).map { index in b.listened(by: bag).withBlock { heard.record("b\(index) \($0)") } }
+        bTokens.withLock { $0 = Array(bOthers[0..<3]) }
+        heard.reset()
+        a.value = 1
+        #expect(heard.values == ["a0 1", "b0 10", "b4 10", "a1 1", "a5 1"])
+        heard.reset()
+        a.value = 2
+        #expect(heard.values == ["a0 2", "b0 20", "b4 20", "a1 2", "a5 2"])
+        // Attached after those sets: in place again, or into a new list; either way heard from then on.
+        a.listened(by: bag).withBlock { heard.record("a6 \($0)") }
+        b.listened(by: bag).withBlock { heard.record("b5 \($0)") }
+        heard.reset()
+        a.value = 3
+        #expect(heard.values == ["a0 3", "b0 30", "b4 30", "b5 30", "a1 3", "a5 3", "a6 3"])
+    }
+
     /// A listener that asks for the sender list, attached beside others (appended in place, or into a new list),
     /// gets it on the shared call of several listeners.
     @Test(arguments: [false, true])

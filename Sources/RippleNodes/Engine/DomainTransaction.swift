@@ -132,21 +132,40 @@ extension PropagationState {
     func drainDeliveries(from start: Domain, taken: consuming Deque<() -> Void>) {
         var domain = start
         while true {
+            // A call may start a transaction of another graph and drain its calls: that drain counts out only the
+            // lists read after `firstRead`, and leaves the list as it found it.
+            let firstRead = listsRead.count
             while let call = taken.popFirst() { call() }
             domain = Domain.lockRoot(from: domain)
+            if listsRead.count > firstRead { countOutReaders(from: firstRead) }
             domain.batchesInFlight -= 1
             guard domain.batchesInFlight == 0, !domain.deliveries.isEmpty else {
                 // The last batch to finish takes what is queued. An empty queue takes `taken`'s storage for the
                 // next calls (a queue allocated and freed per set cost SubjectPumping ~400 instructions).
                 if domain.deliveries.isEmpty { swap(&taken, &domain.deliveries) }
                 domain.unlock()
+                if listsRead.count > firstRead { releaseListsRead(downTo: firstRead) }
                 return
             }
             // `taken` is empty: swapped, it takes the queued calls out and leaves its storage to the domain.
             swap(&taken, &domain.deliveries)
             domain.batchesInFlight = 1
             domain.unlock()
+            if listsRead.count > firstRead { releaseListsRead(downTo: firstRead) }
         }
+    }
+
+    /// Counts out the queued calls that read the lists `listsRead` holds from `first` on. Call holding the domain the
+    /// calls were queued in.
+    private func countOutReaders(from first: Int) {
+        for index in first..<listsRead.count { listsRead[index].removeQueuedReader() }
+    }
+
+    /// Drops the lists `listsRead` holds from `first` on, one by one, outside the domain: a list may hold the last
+    /// reference to a listener, and so to a node, whose release runs user code (a deinit) that may drain calls of
+    /// its own, above `first`. Removing each list before its release keeps the array out of that release.
+    private func releaseListsRead(downTo first: Int) {
+        while listsRead.count > first { _ = listsRead.removeLast() }
     }
 
     /// Applies the sets the outermost `Node.batch` collected: one transaction over the merged domain of every node

@@ -7,8 +7,9 @@ struct EdgeCounts {
     let capacity: Int
     var deadListeners = 0
     var deadDownstream = 0
-    /// Whether a queued listener call reads the list (see ``EdgeList/freeze()``). Set and read holding the domain.
-    @usableFromInline var frozen = false
+    /// How many queued calls of several listeners read the list (see ``EdgeList/addQueuedReader()``). Changed and
+    /// read holding the domain.
+    @usableFromInline var queuedReaders = 0
     /// Whether some listener of the list reads sender lists (`ListenEdge.wantsSenders`), so that a call of several
     /// listeners must keep the transaction's sender list: kept by the node (`Node.renumberEdges()`), which knows the
     /// listeners' type. It may stay true after that listener leaves.
@@ -28,8 +29,8 @@ struct EdgeCounts {
 //   propagation reads them without a retain each while it holds the list. Listeners first, in registration
 //   order, then the downstream entries, in link order. Not generic, so building one needs no generic metadata; every
 //   node without edges shares `empty`.
-// - A list some propagation is reading (see `EdgeSnapshot.swift`), or that a queued listener call will read (a
-//   *frozen* list, see ``freeze()``), is never mutated: a change builds a new list and the old one is retired. With no reader (the common case: attaching or cancelling outside a propagation), the list is
+// - A list some propagation is reading (see `EdgeSnapshot.swift`), or that a queued listener call reads (see
+//   ``addQueuedReader()``), is never mutated: a change builds a new list and the old one is retired. With no reader (the common case: attaching or cancelling outside a propagation), the list is
 //   changed in place: an append uses spare capacity (doubled when full, so attaching is O(1) amortised), and a
 //   cancelled listener's or unlinked slot's place becomes a *tombstone* (the list's own address, not retained) found
 //   through the edge's `listIndex`, so cancelling is O(1); the tombstones are squeezed out once they are more than
@@ -56,15 +57,30 @@ final class EdgeList: ManagedBuffer<EdgeCounts, Unmanaged<AnyObject>> {
         Unmanaged.passUnretained(self).toOpaque()
     }
 
-    /// Hands the list to a queued call of several listeners, which reads it after the transaction, outside the domain:
-    /// from now on every change replaces it rather than editing it in place, so the call reads the listeners and
-    /// tombstones of the moment it was queued, with nothing but its retain of the list (a retain and a release of
-    /// every listener instead cost FanOut1000 ~55 instructions a listener). Frozen for good: a change after a
-    /// delivery copies the list once, which the delivery, a call per listener, has already paid for. Call holding
-    /// the domain.
+    /// Counts in a queued call of several listeners, which reads the list after the transaction, outside the domain:
+    /// until it is counted out, every change replaces the list rather than editing it in place, so the call reads the
+    /// listeners and tombstones of the moment it was queued, with nothing but its retain of the list (a retain and a
+    /// release of every listener instead cost FanOut1000 ~55 instructions a listener). The call is counted out by
+    /// the thread that ran it, under the domain, when it takes the domain to end its batch
+    /// (`PropagationState.drainDeliveries`): no atomic operation. Call holding the domain.
     @inlinable
-    func freeze() {
-        withUnsafeMutablePointerToHeader { $0.pointee.frozen = true }
+    func addQueuedReader() {
+        withUnsafeMutablePointerToHeader { $0.pointee.queuedReaders += 1 }
+    }
+
+    /// Counts out a queued call that has run. Call holding the domain.
+    func removeQueuedReader() {
+        withUnsafeMutablePointerToHeader {
+            #if RIPPLE_INTERNAL_CHECKS
+            precondition($0.pointee.queuedReaders > 0, "invariant: an edge list counted out more often than in")
+            #endif
+            $0.pointee.queuedReaders -= 1
+        }
+    }
+
+    /// Whether a queued call reads the list. Call holding the domain.
+    var hasQueuedReaders: Bool {
+        withUnsafeMutablePointerToHeader { $0.pointee.queuedReaders > 0 }
     }
 
     /// See ``EdgeCounts/someListenerWantsSenders``. Call holding the domain.
@@ -72,11 +88,6 @@ final class EdgeList: ManagedBuffer<EdgeCounts, Unmanaged<AnyObject>> {
     var someListenerWantsSenders: Bool {
         get { withUnsafeMutablePointerToHeader { $0.pointee.someListenerWantsSenders } }
         set { withUnsafeMutablePointerToHeader { $0.pointee.someListenerWantsSenders = newValue } }
-    }
-
-    /// Whether ``freeze()`` was called. Call holding the domain.
-    var isFrozen: Bool {
-        withUnsafeMutablePointerToHeader { $0.pointee.frozen }
     }
 
     /// How many listeners are attached (tombstones excluded).

@@ -10,9 +10,9 @@ import Synchronization
 //   (`EdgeSnapshot.swift`). Links hold the domain through `PropagationState.withDomains`; a cancel and the unlink of
 //   a freed node's transforms through ``Node/withEdgeDomain(_:)``, which defers the change to a later transaction
 //   when this thread runs one of another, busy graph.
-// - A list this thread is not reading (`isBeingRead`) and no queued listener call reads (not frozen) changes in place
-//   (tombstones, appends, compaction); otherwise it is replaced as a whole, and the old one is released when the
-//   transaction commits or the last queued call reading it has run.
+// - A list this thread is not reading (`isBeingRead`) and no queued listener call reads changes in place (tombstones,
+//   appends, compaction); otherwise it is replaced as a whole, and the old one is released when the transaction
+//   commits or the last queued call reading it has run.
 // - Every slot's `listIndex` is where the list holds it.
 
 extension Node {
@@ -41,11 +41,11 @@ extension Node {
     }
 
     /// The list to change in place, or nil when it must be replaced: this thread is reading it (`isBeingRead`), or a
-    /// queued listener call will (it is frozen, see `EdgeList.swift`). Call under `lock`, holding the domain.
+    /// queued listener call is (see `EdgeList.addQueuedReader()`). Call under `lock`, holding the domain.
     /// The list is asked first: a lone edge (most nodes) has none, and the settle-path search is then skipped.
     @inline(__always)
     private var listEditableInPlace: EdgeList? {
-        guard let list = edges.editableList, !list.isFrozen, !isBeingRead else { return nil }
+        guard let list = edges.editableList, !list.hasQueuedReaders, !isBeingRead else { return nil }
         return list
     }
 

@@ -337,11 +337,12 @@ extension Node {
     }
 
     /// Queues the calls of the first `count` places of `list` (listeners and tombstones), as one entry of the
-    /// domain's queue. The entry holds the list, frozen (see ``EdgeList/freeze()``), and through it every listener.
+    /// domain's queue. The entry holds the list, counted in as a reader (see ``EdgeList/addQueuedReader()``), and
+    /// through it every listener; once run, it hands the list to the thread's drain to be counted out.
     @inlinable
     final func collectDeliveries(_ value: Value, context: (any Sendable)?, from list: EdgeList, listeners count: Int,
                                  state: PropagationState) {
-        list.freeze()
+        list.addQueuedReader()
         let wantsSenders = list.someListenerWantsSenders
         if !wantsSenders && context == nil {
             state.held!.deliveries.append {
@@ -368,7 +369,8 @@ extension Node {
             }
             index += 1
         }
-        extendLifetime(list)
+        // Run by `PropagationState.drainDeliveries` on this thread, which counts the read out under the domain.
+        PropagationState.current._withUnsafeGuaranteedRef { $0.listsRead.append(list) }
     }
 
     /// Pushes `value` along one downstream slot: its transform, into its target if that is still alive (see

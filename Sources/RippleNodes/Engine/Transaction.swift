@@ -158,6 +158,9 @@ final class PropagationState {
     @usableFromInline @exclusivity(unchecked) var pathBase = 0
     /// Edge lists replaced while this thread was reading them (see `EdgeSnapshot.swift`), released at commit.
     @exclusivity(unchecked) var retiredEdges: [AnyObject] = []
+    /// Edge lists that queued calls of several listeners, run by this thread's drain, have finished reading: counted
+    /// out (`EdgeList.removeQueuedReader()`) when the drain next holds the domain (see `drainDeliveries`).
+    @usableFromInline @exclusivity(unchecked) var listsRead: [EdgeList] = []
     /// The running transaction's first listener call, waiting outside the queue (see `ParkedCall.swift`): the
     /// listener (retained), the call, and its value's storage.
     @usableFromInline @exclusivity(unchecked) var parkedListener: Unmanaged<AnyObject>?
