@@ -337,6 +337,37 @@ struct TransactionTests {
         link.cancel()
     }
 
+    /// Sources linked above the head of a diamond, one above the other (`top.link(to: source)` with a new source each
+    /// time): each new source goes below the node it feeds (its rank drops, possibly below zero) instead of raising
+    /// everything under it. The diamond still settles once per set, and so it does after the topmost source is itself
+    /// fed from a deeper chain, which raises the ranks again.
+    @Test func sourcesLinkedAboveADiamondKeepItGlitchFree() {
+        let bag = CancelBag()
+        let head = MutableNode<Int>()
+        let sum = Node.combine(head.map { $0 * 2 }, head.map { $0 + 1 }.map { $0 }).mapEach { $0 + $1 }
+        let heard = Recorder<Int>()
+        sum.listened(by: bag).withBlock { heard.record($0) }
+        var top = head
+        var links: [any CancelToken] = []
+        for _ in 0..<1_000 {
+            let source = MutableNode<Int>()
+            links.append(top.link(to: source))
+            top = source
+        }
+        heard.reset()
+        top.value = 1
+        #expect(heard.values == [4])
+        let deep = MutableNode(0)
+        var tail: Node<Int> = deep
+        for _ in 0..<5 { tail = tail.map { $0 + 1 } }
+        links.append(top.link(to: tail))
+        #expect(heard.values == [4, 16])
+        heard.reset()
+        deep.value = 10
+        #expect(heard.values == [46])
+        for link in links { link.cancel() }
+    }
+
     /// A ring linked first, then fed from a deeper node: the walk must not go round the ring (its closing edge is a
     /// back edge), and one set still gives one lap.
     @Test func feedingARingFromADeeperNodeEndsAndSettlesOneLap() {
