@@ -35,6 +35,39 @@ struct DepthTests {
         }
     }
 
+    /// The same depth reached the other way: 100,000 sources each linked above the last (`top.link(to: source)`),
+    /// as EasyReact's `linkTo:` builds a chain from its end. Each link lowers the new source's rank instead of raising
+    /// the chain below (a walk per link made this quadratic: 8,000 links took 13 s in release).
+    @Test func aHundredThousandSourcesLinkedAboveOneAnotherOnA512KiBStack() async {
+        await #expect(processExitsWith: .success) {
+            let done = DispatchSemaphore(value: 0)
+            let thread = Thread {
+                let depth = 100_000
+                let tail = MutableNode<Int>()
+                let bag = CancelBag()
+                let heard = Locked([Int]())
+                tail.listened(by: bag).withBlock { value in heard.withLock { $0.append(value) } }
+                var top = tail
+                var links: [any CancelToken] = []
+                for _ in 0..<depth {
+                    let source = MutableNode<Int>()
+                    links.append(top.link(to: source))
+                    top = source
+                }
+                top.value = 7
+                guard heard.value == [7], tail.value == 7 else { exit(2) }
+                for link in links { link.cancel() }
+                top.value = 8
+                guard heard.value == [7], tail.upstreamTransforms.isEmpty else { exit(3) }
+                bag.cancel()
+                done.signal()
+            }
+            thread.stackSize = 512 * 1024
+            thread.start()
+            done.wait()
+        }
+    }
+
     @Test func aDeepChainSettlesInOneTransactionWithOneValuePerNode() {
         let bag = CancelBag()
         let source = MutableNode(0)
