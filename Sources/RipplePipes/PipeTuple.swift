@@ -87,6 +87,8 @@ public struct PipeTuple: ExpressibleByArrayLiteral {
     }
 
     /// All positions at once, typed (the seed's `jd_unpack`): nil unless the tuple has exactly these types in order.
+    /// A `nil` member unpacks as `nil` where an optional type is asked for (`unpack(Date.self, String?.self)` of
+    /// `PipeTuple(date, nil)` is `(date, nil)`), as the seed's tuple hands a nil member out as nil.
     public func unpack<each T>(_ types: repeat (each T).Type) -> (repeat each T)? {
         guard packCount(repeat (each T).self) == values.count else { return nil }
         var cursor = TupleCursor(values: values)
@@ -104,9 +106,29 @@ private struct TupleCursor {
 
     mutating func next<T>(_ type: T.Type) -> T? {
         defer { position += 1 }
-        return values[position].flatMap { $0 as? T } ?? {
+        guard let value = values[position] else {
+            // The member was stored as `Any?.none`, which no cast turns into a `T`: a nil member fits an optional T
+            // only, as its `none` (without this, one nil member made the whole unpack fail).
+            if let optional = T.self as? any NilMember.Type, let none = optional.nilMember as? T {
+                return none
+            }
+            failed = true
+            return nil
+        }
+        return value as? T ?? {
             failed = true
             return nil
         }()
+    }
+}
+
+/// The optional types: what a nil tuple member can be unpacked as.
+private protocol NilMember {
+    static var nilMember: Any { get }
+}
+
+extension Optional: NilMember {
+    fileprivate static var nilMember: Any {
+        Self.none as Any
     }
 }

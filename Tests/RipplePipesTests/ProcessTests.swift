@@ -119,6 +119,19 @@ import Testing
         #expect(PipeTuple(keyed: ["k": 1]).value(forKey: "k", as: Int.self) == 1)
     }
 
+    /// A nil member made the whole `unpack` return nil, so an action downstream lost every value of the tuple, even
+    /// when it asked for that member as an optional.
+    @Test func aNilMemberUnpacksAsAnOptional() {
+        let unpacked = PipeTuple(1, nil, "a").unpack(Int.self, String?.self, String.self)
+        #expect(unpacked.map { "\($0) \($1 ?? "nil") \($2)" } == "1 nil a")
+        let nested = PipeTuple(nil).unpack(Int??.self)
+        #expect(nested.map { $0 == nil } == true)
+        // A nil member still does not fit a non-optional type.
+        #expect(PipeTuple(1, nil).unpack(Int.self, String.self) == nil)
+        // Nor does a value of the wrong type fit an optional one.
+        #expect(PipeTuple(1, 2).unpack(Int.self, String?.self) == nil)
+    }
+
     @Test func changeArgumentIsPositionalAndSeenDownstreamOnly() {
         let seen = Recorder<String>()
         let pipe1 = ActionPipe(CounterActions())
