@@ -189,7 +189,8 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
         ports.withLock { $0.outlets.count }
     }
 
-    /// Outcomes that had no handler set when they happened (and no ``process(_:portNumber:)`` caller waiting).
+    /// Outcomes that had no handler set when they happened and that no ``process(_:portNumber:)`` caller took (a
+    /// caller takes the first outcome of its packet only: the others of a fan-out count here).
     public var unhandled: UnhandledOutcomes {
         core.unhandled
     }
