@@ -76,4 +76,40 @@ import Testing
         #expect(outputs.value == rounds)
         withExtendedLifetime(plumber) {}
     }
+
+    /// Plumbers wired to a port and freed on one thread while another emits through it: the port never loses the
+    /// plumber that stays, each new plumber hears its own packet, and the freed ones are pruned (each kept nothing
+    /// alive meanwhile: see LifetimeTests).
+    @Test func plumbersComingAndGoingWhileAnotherThreadEmits() async {
+        let port = NumberPort()
+        let stayed = Locked(0)
+        let staying = Plumber<Number>().addPort(port).onOutput { _ in stayed.withLock { $0 += 1 } }
+        let rounds = 2_000
+        let (missed, unheard) = (Locked(0), Locked(0))
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for round in 0..<rounds {
+                    let heard = Locked(false)
+                    let passing = Plumber<Number>().addPort(port).onOutput { packet in
+                        if packet.value == -round - 1 { heard.withLock { $0 = true } }
+                    }
+                    port.emit(Number(-round - 1), portNumber: 0)
+                    if !heard.value { unheard.withLock { $0 += 1 } }
+                    withExtendedLifetime(passing) {}
+                }
+            }
+            group.addTask {
+                for round in 0..<rounds where !port.emit(Number(round), portNumber: 0) {
+                    missed.withLock { $0 += 1 }
+                }
+            }
+        }
+        #expect(missed.value == 0)
+        #expect(unheard.value == 0)
+        // Every emit reached the plumber that stayed: the other thread's and this one's.
+        #expect(stayed.value == 2 * rounds)
+        port.emit(Number(0), portNumber: 0)
+        #expect(port.packetOutlet.wiredPlumbers.count == 1)
+        withExtendedLifetime(staying) {}
+    }
 }
