@@ -10,8 +10,8 @@ import Synchronization
 
 /// An immutable snapshot of a plumber's stages and handlers; a packet runs through the snapshot taken when it entered.
 ///
-/// The plumber builds a new one whenever a stage or handler changes and hands it to its ports (see ``Route``), so
-/// running a packet takes no lock. A continuation called after the plumber was freed finds its core
+/// The plumber builds a new one whenever a stage or handler changes; its ports' next emits route packets through it
+/// (see ``Route``), so running a packet takes no lock. A continuation called after the plumber was freed finds its core
 /// shut down and stops.
 ///
 /// The running path is `@inlinable` so it is specialised for the client's packet type: unspecialised, every stage

@@ -41,7 +41,7 @@ public struct PacketOutlet<P: Packet>: Sendable {
                 current.frameRefs[frame].with { frame in
                     sole.with {
                         // Exact types: this outlet's routes hold only `Chain<P>`s (its plumbers' current chains)
-                        // and the `FrameHead<P>`s `reroute()` makes, both final classes.
+                        // and the `FrameHead<P>`s `routeBuiltIfStale()` makes, both final classes.
                         #if RIPPLE_INTERNAL_CHECKS
                         precondition(type(of: $0) == Chain<P>.self && type(of: frame) == FrameHead<P>.self,
                                      "RipplePipeline: a route of another packet type in PacketOutlet<\(P.self)>")
