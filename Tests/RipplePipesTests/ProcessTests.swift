@@ -17,6 +17,25 @@ import Testing
         #expect(ActionProcess.current == nil)
     }
 
+    /// A task started inside an async action inherits the call's task-local process, and it saw it as `current`
+    /// after the call had ended, when no call was running.
+    @Test func aTaskStartedInAnAsyncActionSeesNoProcessOnceTheCallEnded() async {
+        let pipe = ActionPipe(CounterActions())
+        let (gate, opener) = AsyncStream.makeStream(of: Void.self)
+        let started = Locked<Task<Bool, Never>?>(nil)
+        pipe.registerAction(\.tick).asyncAction { _, number in
+            let task = Task {
+                for await _ in gate { break }
+                return ActionProcess.current == nil
+            }
+            started.withLock { $0 = task }
+            return number
+        }
+        #expect(await pipe.callAsync(\.tick, 5) == 5)
+        opener.yield()
+        #expect(await started.value?.value == true)
+    }
+
     @Test func aNestedCallRestoresTheOuterProcess() {
         let checks = Recorder<String>()
         let inner = ActionPipe(CounterActions())
