@@ -1,3 +1,10 @@
+// Invariants: `entries` is in push order with ascending `position`s; a host keeps the positions of its own entries
+// in its marks (`HostMarks`, under this stack's `serial`), so `didDisappear` finds them by binary search instead of
+// scanning the stack. An entry whose host disappeared is emptied (`gaps` counts those); entries whose host was freed
+// without disappearing are dropped when the stack is compacted: once the empty entries are half of it, or once it has
+// doubled since the last compaction, so each push or pop costs O(log n) amortised. Why: every push and every pop
+// scanned the whole stack, so n hosts showing cost n² (20,000 hosts: about a minute in a debug build).
+
 /// The hosts on screen now, bottom to top — the seed's global `UIStack` (`DZUIStackLifeCircleAction`).
 ///
 /// A global action: a host is pushed when it appears (`didAppear`) and every occurrence of it is removed when it
@@ -11,13 +18,6 @@
 /// // … navigation …
 /// VisibleStack.shared.top            // the host on top of what is showing
 /// ```
-///
-/// Invariants: `entries` is in push order with ascending `position`s; a host keeps the positions of its own entries
-/// in its marks (``HostMarks``, under this stack's `serial`), so `didDisappear` finds them by binary search instead of
-/// scanning the stack. An entry whose host disappeared is emptied (`gaps` counts those); entries whose host was freed
-/// without disappearing are dropped when the stack is compacted: once the empty entries are half of it, or once it has
-/// doubled since the last compaction, so each push or pop costs O(log n) amortised. Why: every push and every pop
-/// scanned the whole stack, so n hosts showing cost n² (20,000 hosts: about a minute in a debug build).
 @MainActor
 public final class VisibleStack: LifecycleAction {
     /// The stack for the whole app, installed with ``install(in:)``.
