@@ -117,11 +117,13 @@ public struct PacketOutlet<P: Packet>: Sendable {
     /// one down, else the one published; nil when no live plumber is wired. Prunes the freed plumbers while building.
     func routeBuiltIfStale() -> Route? {
         var garbage: [Route] = []
+        // Read under the lock, released after it: it may hold the last reference to a pruned core.
+        var cores: [PlumberCore<P>] = []
         let route = wiring.routing.withLock { routing -> Route? in
             // Replaced only under this lock, so the published route stays alive while it is retained here.
             guard routing.isStale else { return wiring.snapshot.loadPublished()?.takeUnretainedValue() }
             routing.isStale = false
-            let cores = wiredPlumbers
+            cores = wiredPlumbers
             routing.chainsRouted += cores.count
             // A core without a chain is shut down for good (its plumber was freed).
             let chains: [AnyObject] = cores.compactMap { $0.currentChain }
@@ -133,7 +135,7 @@ public struct PacketOutlet<P: Packet>: Sendable {
             garbage = wiring.snapshot.replace { route }
             return route
         }
-        withExtendedLifetime(garbage) {}
+        withExtendedLifetime((garbage, cores)) {}
         return route
     }
 
