@@ -26,7 +26,7 @@ public struct PipeTuple: ExpressibleByArrayLiteral {
         self.keys = Array(repeating: nil, count: values.count)
     }
 
-    /// A tuple of keyed values, in the order given.
+    /// A tuple of keyed values, in the order given (a key given twice names its later value).
     public init(keyed pairs: KeyValuePairs<String, Any?>) {
         for (key, value) in pairs {
             append(value, key: key)
@@ -57,13 +57,15 @@ public struct PipeTuple: ExpressibleByArrayLiteral {
         }
     }
 
-    /// The value stored under `key`; setting a new key appends it.
+    /// The value stored under `key`; setting a new key appends it. When `key` was appended more than once, it names
+    /// the latest value, so an action downstream that appends a key again overrides what upstream handed down.
     public subscript(key: String) -> Any? {
         get {
-            keys.firstIndex(of: key).flatMap { values[$0] }
+            // The last: the first made a key appended again keep answering with the upstream value.
+            keys.lastIndex(of: key).flatMap { values[$0] }
         }
         set {
-            if let index = keys.firstIndex(of: key) {
+            if let index = keys.lastIndex(of: key) {
                 values[index] = newValue
             } else {
                 append(newValue, key: key)
@@ -71,6 +73,8 @@ public struct PipeTuple: ExpressibleByArrayLiteral {
         }
     }
 
+    /// Appends `value` at the next position, under `key` if one is given (a key given again names this value from
+    /// now on; the earlier one keeps its position).
     public mutating func append(_ value: Any?, key: String? = nil) {
         values.append(value)
         keys.append(key)

@@ -138,6 +138,37 @@ import Testing
         #expect(PipeTuple(keyed: ["k": 1]).value(forKey: "k", as: Int.self) == 1)
     }
 
+    /// A key appended again named the first value still: an action that handed a new "user" downstream under the same
+    /// key was silently ignored by every action after it.
+    @Test func aKeyAppendedAgainNamesTheLatestValue() {
+        let seen = Recorder<String>()
+        let upstream = ActionPipe(CounterActions())
+        upstream.registerAction(\.tick).action { process, number in
+            process.updateTuple { $0.append("ada", key: "user") }
+            return number
+        }
+        let middle = ActionPipe(CounterActions())
+        middle.registerAction(\.tick).action { process, number in
+            process.updateTuple { $0.append("grace", key: "user") }
+            return number
+        }
+        let downstream = ActionPipe(CounterActions())
+        downstream.registerAction(\.tick).action { process, number in
+            let tuple = process.tuple
+            seen("\(describe(tuple["user"])) \(tuple.value(forKey: "user", as: String.self) ?? "-") \(tuple.count)")
+            return number
+        }
+        upstream.addPipe(middle).addPipe(downstream)
+        upstream.tick(1)
+        #expect(seen.values == ["grace grace 2"])
+
+        var keyed = PipeTuple(keyed: ["k": 1, "k": 2])
+        #expect(keyed["k"] as? Int == 2)
+        keyed["k"] = 3
+        #expect(keyed.value(at: 0, as: Int.self) == 1)
+        #expect(keyed.value(at: 1, as: Int.self) == 3)
+    }
+
     /// A nil member made the whole `unpack` return nil, so an action downstream lost every value of the tuple, even
     /// when it asked for that member as an optional.
     @Test func aNilMemberUnpacksAsAnOptional() {
