@@ -10,8 +10,8 @@ import Synchronization
 
 /// An immutable snapshot of a plumber's stages and handlers; a packet runs through the snapshot taken when it entered.
 ///
-/// The plumber builds a new one whenever a stage or handler changes and hands it to its ports (see ``Route``), so
-/// running a packet takes no lock. A continuation called after the plumber was freed finds its core
+/// The plumber builds a new one whenever a stage or handler changes; its ports' next emits route packets through it
+/// (see ``Route``), so running a packet takes no lock. A continuation called after the plumber was freed finds its core
 /// shut down and stops.
 ///
 /// The running path is `@inlinable` so it is specialised for the client's packet type: unspecialised, every stage
@@ -192,35 +192,36 @@ final class Chain<P: Packet>: Sendable {
 
     @usableFromInline
     func deliverOutputSlowly(_ packet: P, sink: SinkRef<P>?) {
-        let sink = sink?.object
         if let onOutput {
             onOutput(packet)
-        } else if sink == nil {
+        }
+        // A `process` caller takes only the first outcome: a fan-out's later ones, without a handler, are counted.
+        let taken = sink?.object.deliver(.output(packet)) ?? false
+        if onOutput == nil && !taken {
             core.countUnhandled(\.outputs)
         }
-        sink?.deliver(.output(packet))
     }
 
     @usableFromInline
     func reportBlocked(_ packet: P, at index: Int, sink: SinkRef<P>?) {
-        let sink = sink?.object
         let stage = stages.info(at: index)
         if let onBlocked {
             onBlocked(packet, stage)
-        } else if sink == nil {
+        }
+        let taken = sink?.object.deliver(.blocked(packet, stage: stage)) ?? false
+        if onBlocked == nil && !taken {
             core.countUnhandled(\.blocked)
         }
-        sink?.deliver(.blocked(packet, stage: stage))
     }
 
     func reportFailure(_ packet: P, at index: Int, error: any Error, sink: SinkRef<P>?) {
-        let sink = sink?.object
         let stage = stages.info(at: index)
         if let onFailure {
             onFailure(packet, stage, error)
-        } else if sink == nil {
+        }
+        let taken = sink?.object.deliver(.failed(packet, stage: stage, error: error)) ?? false
+        if onFailure == nil && !taken {
             core.countUnhandled(\.failures)
         }
-        sink?.deliver(.failed(packet, stage: stage, error: error))
     }
 }

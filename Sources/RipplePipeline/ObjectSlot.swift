@@ -4,8 +4,8 @@ import RippleCore
 ///
 /// The generic types that use it (`PlumberCore<P>`) are not specialised at their callers' types outside the module,
 /// and an unspecialised `Locked<State<P>>` looks up its metadata on every read; the inlinable callers cast the result
-/// back with `unsafeDowncast`, which costs nothing. Ports do not read it per packet: they run the chain the plumber
-/// last handed them (``Route``).
+/// back with `unsafeDowncast`, which costs nothing. Ports do not read it per packet: they run the chain their route was
+/// built with (``Route``), read once per change.
 ///
 /// `@unchecked Sendable`: `object` is only touched under `lock`.
 @usableFromInline

@@ -34,14 +34,14 @@ public struct PacketOutlet<P: Packet>: Sendable {
         // chains alive.
         let claim = wiring.snapshot.enterClaimingFrame()
         defer { wiring.snapshot.leave(claim) }
-        guard let current = claim.route else { return false }
+        guard let current = claim.route else { return emitThroughNewRoute(stamped, claim: claim) }
         return current.with { current in
             // The usual case inline: one plumber and a free frame.
             if let sole = current.sole, let frame = claim.frame {
                 current.frameRefs[frame].with { frame in
                     sole.with {
                         // Exact types: this outlet's routes hold only `Chain<P>`s (its plumbers' current chains)
-                        // and the `FrameHead<P>`s `reroute()` makes, both final classes.
+                        // and the `FrameHead<P>`s `routeBuiltIfStale()` makes, both final classes.
                         #if RIPPLE_INTERNAL_CHECKS
                         precondition(type(of: $0) == Chain<P>.self && type(of: frame) == FrameHead<P>.self,
                                      "RipplePipeline: a route of another packet type in PacketOutlet<\(P.self)>")
@@ -76,6 +76,15 @@ public struct PacketOutlet<P: Packet>: Sendable {
         return !route.chains.isEmpty
     }
 
+    /// An emit that found no route published: a change took it down (build it now), or no live plumber is wired.
+    @usableFromInline @inline(never)
+    func emitThroughNewRoute(_ packet: P, claim: RouteClaim) -> Bool {
+        guard let route = routeBuiltIfStale() else { return false }
+        // Held strongly (this emit is not counted as a reader of a route published after it entered); `claim`'s frame
+        // bit guards that frame index in every route of the port.
+        return Self.runEverywhere(packet, through: route, claim: claim)
+    }
+
     var wiredPlumbers: [PlumberCore<P>] {
         // Exact type: `wire(to:)` is the only writer of the list, and appends `PlumberCore<P>`s (a final class).
         wiring.plumbers.load().map { unsafeDowncast($0, to: PlumberCore<P>.self) }
@@ -86,25 +95,52 @@ public struct PacketOutlet<P: Packet>: Sendable {
         wiredPlumbers.contains { $0.isAlive }
     }
 
+    /// Adds `core` to the plumbers this port feeds. Call once per plumber (``Plumber/addPort(_:)`` checks).
     func wire(to core: PlumberCore<P>) {
-        // Liveness is asked outside our lock (it takes the core's lock); a core never comes back to life.
-        let dead = wiredPlumbers.filter { !$0.isAlive }
-        wiring.plumbers.update { list in
-            list.removeAll { old in dead.contains { $0 === old } }
-            if !list.contains(where: { $0 === core }) { list.append(core) }
-        }
+        wiring.plumbers.update { $0.append(core) }
         reroute()
     }
 
-    /// Publishes the current chains of the wired plumbers; called after the wiring or one of their chains changed.
-    /// Reading the chains inside `replace` orders concurrent calls: the last one reads the newest chains.
+    /// Takes the route down after the wiring or one of the plumbers' chains changed; the next emit builds the new one
+    /// (see ``PortWiring``).
     func reroute() {
-        let garbage = wiring.snapshot.replace {
-            let chains: [AnyObject] = wiredPlumbers.compactMap { $0.currentChain }
-            return chains.isEmpty ? nil : Route(chains: chains) { FrameHead<P>() }
+        let garbage = wiring.routing.withLock { routing in
+            routing.isStale = true
+            return wiring.snapshot.replace { nil }
         }
         // A route may hold the last reference to a chain, whose stages and handlers are user code: released here,
         // outside the lock.
         withExtendedLifetime(garbage) {}
+    }
+
+    /// The route to run now: built from the live plumbers' current chains and published if a change took the last
+    /// one down, else the one published; nil when no live plumber is wired. Prunes the freed plumbers while building.
+    func routeBuiltIfStale() -> Route? {
+        var garbage: [Route] = []
+        // Read under the lock, released after it: it may hold the last reference to a pruned core.
+        var cores: [PlumberCore<P>] = []
+        let route = wiring.routing.withLock { routing -> Route? in
+            // Replaced only under this lock, so the published route stays alive while it is retained here.
+            guard routing.isStale else { return wiring.snapshot.loadPublished()?.takeUnretainedValue() }
+            routing.isStale = false
+            cores = wiredPlumbers
+            routing.chainsRouted += cores.count
+            // A core without a chain is shut down for good (its plumber was freed).
+            let chains: [AnyObject] = cores.compactMap { $0.currentChain }
+            if chains.count < cores.count {
+                let dead = Set(cores.lazy.filter { $0.currentChain == nil }.map { ObjectIdentifier($0) })
+                wiring.plumbers.update { list in list.removeAll { dead.contains(ObjectIdentifier($0)) } }
+            }
+            let route = chains.isEmpty ? nil : Route(chains: chains) { FrameHead<P>() }
+            garbage = wiring.snapshot.replace { route }
+            return route
+        }
+        withExtendedLifetime((garbage, cores)) {}
+        return route
+    }
+
+    /// The chains the builds of this port's route went through so far (see ``PortWiring/Routing``).
+    var chainsRouted: Int {
+        wiring.routing.withLock { $0.chainsRouted }
     }
 }

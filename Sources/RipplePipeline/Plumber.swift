@@ -52,7 +52,8 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
         plumberCounter.decrement()
     }
 
-    /// The ports run the chains they were last given: hand them the current one after every change.
+    /// The ports run the chains their route was built with: take their routes down after every change, so that their
+    /// next emits build routes with the current chain.
     @usableFromInline
     func reroutePorts() {
         for outlet in ports.withLock({ $0.outlets }) { outlet.reroute() }
@@ -188,7 +189,8 @@ public final class Plumber<P: Packet>: @unchecked Sendable {
         ports.withLock { $0.outlets.count }
     }
 
-    /// Outcomes that had no handler set when they happened (and no ``process(_:portNumber:)`` caller waiting).
+    /// Outcomes that had no handler set when they happened and that no ``process(_:portNumber:)`` caller took (a
+    /// caller takes the first outcome of its packet only: the others of a fan-out count here).
     public var unhandled: UnhandledOutcomes {
         core.unhandled
     }

@@ -110,16 +110,21 @@ final class PlumberCore<P: Packet>: @unchecked Sendable {
         withExtendedLifetime(replaced) {}
     }
 
-    /// The plumber is being freed: stop delivering and cancel the asynchronous stages in flight.
+    /// The plumber is being freed: stop delivering, cancel the asynchronous stages in flight, and let go of the
+    /// stages and handlers. The core itself may live on in the ports it was wired to (until their next route build
+    /// prunes it), and so did they, and all they captured, as long as a port lived; packets in flight hold their
+    /// chain's own references.
     func shutDown() {
-        let (running, replaced) = state.withLock { state -> ([Task<Void, Never>], AnyObject?) in
+        let (before, replaced) = state.withLock { state -> (State, AnyObject?) in
+            let before = state
+            state = State()
             state.isAlive = false
-            defer { state.tasks = [:] }
-            return (Array(state.tasks.values), chainSlot.exchange(nil))
+            return (before, chainSlot.exchange(nil))
         }
-        // Released after the lock, as in `rebuild`.
+        // Released after the lock, as in `rebuild`: the stages, the handlers and the replaced chain.
         withExtendedLifetime(replaced) {}
-        for task in running { task.cancel() }
+        for task in before.tasks.values { task.cancel() }
+        withExtendedLifetime(before) {}
     }
 
     func countUnhandled(_ outcome: WritableKeyPath<UnhandledOutcomes, Int>) {

@@ -26,14 +26,18 @@ final class ResultSink<P: Packet>: @unchecked Sendable {
         lock.withLock { self.continuation = continuation }
     }
 
-    /// Resumes the awaiting caller with the first outcome; later outcomes (a fan-out) are ignored here.
-    func deliver(_ result: PipelineResult<P>) {
-        let taken = lock.withLock { () -> CheckedContinuation<PipelineResult<P>, Never>? in
-            if first == nil { first = result }
+    /// Resumes the awaiting caller with the first outcome; later outcomes (a fan-out) are not taken here. Returns
+    /// whether it took `result`: the caller counts an outcome nobody took as unhandled.
+    @discardableResult
+    func deliver(_ result: PipelineResult<P>) -> Bool {
+        let (isFirst, taken) = lock.withLock { () -> (Bool, CheckedContinuation<PipelineResult<P>, Never>?) in
+            let isFirst = first == nil
+            if isFirst { first = result }
             defer { continuation = nil }
-            return continuation
+            return (isFirst, continuation)
         }
         taken?.resume(returning: result)
+        return isFirst
     }
 
     /// The first outcome delivered so far, if any.

@@ -3,7 +3,8 @@ import Synchronization
 
 /// What a port's packets run through: the current chain of every live plumber the port is wired to, in wiring
 /// order, with the frames the port's packets borrow in each (see `enterClaimingFrame()`). Immutable but for the frames'
-/// contents; the port publishes a new one whenever its wiring or one of its plumbers' chains changes.
+/// contents; the port takes it down whenever its wiring or one of its plumbers' chains changes, and its next emit
+/// builds a new one (see ``PortWiring``).
 ///
 /// `@unchecked Sendable`: `sole` and `frameRefs` are borrowed views (``Borrowed``) of `chains` and `frames`, which
 /// keep them alive; a frame is used only by the emit holding its bit in the port's reader count

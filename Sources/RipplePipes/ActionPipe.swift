@@ -18,8 +18,8 @@ import RippleCore
 /// Thread-safe: register, chain and call from any thread. No lock is held while an action runs, so actions may call
 /// pipes (the same chain included) and register actions.
 ///
-/// `@unchecked Sendable`: `storedChain` is only touched under `pipeGraphLock`; everything else is immutable or
-/// guards itself (`core`).
+/// `@unchecked Sendable`: `storedChain` and `link` are only touched under `pipeGraphLock`; everything else is
+/// immutable or guards itself (`core`).
 @dynamicMemberLookup
 public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
     /// The keys this pipe answers to.
@@ -30,12 +30,15 @@ public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
     @usableFromInline let threadCalls = syncCallsOfThisThread
     /// Guarded by `pipeGraphLock`; may be a chain that merged into another (read it through `currentChain`).
     @exclusivity(unchecked) private var storedChain: PipeChain
+    /// Guarded by `pipeGraphLock`; this pipe's place in its chain (see ``ChainLink``).
+    @exclusivity(unchecked) private var link: ChainLink
 
     public init(_ actions: Actions) {
         self.actions = actions
         let core = PipeCore()
         self.core = core
-        storedChain = PipeChain(core: core)
+        link = ChainLink(core: core)
+        storedChain = PipeChain(link: link)
         livePipes.increment()
     }
 
@@ -176,17 +179,16 @@ public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
         let cycleLength = editGraph { garbage -> Int? in
             let mine = currentChain
             let theirs = pipe.currentChain
-            guard mine !== theirs else { return mine.cores.count }
-            // The shorter chain's cores join the longer one's, at its tail or its head: copying the longer into the
+            guard mine !== theirs else { return mine.count }
+            // The shorter chain's links join the longer one's, at its tail or its head: copying the longer into the
             // shorter made a chain built from its tail (each pipe joined to the chain after it) cost n² (100,000
-            // pipes never finished). A pipe then follows at most log₂ n `forward` links, compressed on use.
-            if mine.cores.count >= theirs.cores.count {
-                mine.cores.append(contentsOf: theirs.cores)
-                theirs.cores = []
+            // pipes never finished). A pipe then follows at most log₂ n `forward` links, compressed on use. Empty
+            // links count: they are what a merge moves.
+            if mine.links.count >= theirs.links.count {
+                mine.append(linksOf: theirs)
                 theirs.forward = mine
             } else {
-                theirs.cores.prepend(contentsOf: mine.cores)
-                mine.cores = []
+                theirs.prepend(linksOf: mine)
                 mine.forward = theirs
             }
             theirs.invalidate(into: &garbage)
@@ -205,17 +207,19 @@ public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
     public func removeFromChain() {
         editGraph { garbage in
             let old = currentChain
-            guard old.cores.count > 1 else { return }
+            guard old.count > 1 else { return }
             old.invalidate(into: &garbage)
-            old.cores.removeAll { $0 === core }
+            // Empties this pipe's link where it stands: no search of the chain.
+            old.remove(link)
             garbage.append(old)
-            storedChain = PipeChain(core: core)
+            link = ChainLink(core: core)
+            storedChain = PipeChain(link: link)
         }
     }
 
     /// The number of pipes in this pipe's chain.
     public var chainLength: Int {
-        pipeGraphLock.withLock { currentChain.cores.count }
+        pipeGraphLock.withLock { currentChain.count }
     }
 
     /// One pipe holding every action of `pipes`, in order (the first pipe's actions for a key run before the

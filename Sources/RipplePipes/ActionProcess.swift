@@ -30,10 +30,14 @@ public final class ActionProcess: @unchecked Sendable {
         if let process = SyncCalls.innermost {
             return process
         }
-        return taskCurrent
+        // A task started inside an async action (`Task { }`) inherits the task-local and may run on after the call:
+        // it must not see the ended call's process.
+        guard let process = taskCurrent, !process.lock.withLock({ process.callEnded }) else { return nil }
+        return process
     }
 
-    /// Set only by an async call, for exactly its duration, so no process outlives its call here.
+    /// Set only by an async call, for its duration; a task it started inherits it, which ``current`` checks
+    /// (`callEnded`), so no process is current after its call.
     @TaskLocal static var taskCurrent: ActionProcess?
 
     /// Guards every `var` below while the process is shared (see the type's comment).

@@ -107,7 +107,9 @@ public struct ActionRegistration<Actions: Sendable, each Argument, Result> {
         }, asyncBody: nil)
     }
 
-    /// Registers `object` as the responder, held strongly until the action is replaced or the pipe is freed.
+    /// Registers `object` as the responder, held strongly until the action is replaced or unregistered, or the
+    /// pipe's chain is freed: the chain keeps its pipes' actions, so a pipe freed while other pipes of its chain live
+    /// keeps answering through them, and keeps `object`.
     public func strongDelegate<Target: AnyObject & Sendable>(
         _ object: Target, _ body: @escaping @Sendable (Target, repeat each Argument) -> Result
     ) {

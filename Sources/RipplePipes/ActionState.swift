@@ -23,10 +23,15 @@ public struct ActionState: OptionSet, Sendable, Hashable, ExpressibleByIntegerLi
         self.rawValue = value
     }
 
-    /// The state whose bits are `mask`'s; a negative mask stops with a programmer error naming it.
+    /// The state whose bits are `mask`'s; a mask outside `0...UInt64.max` (negative, or wider than 64 bits) stops with
+    /// a programmer error naming it.
     public init(_ mask: some BinaryInteger) {
-        guard mask >= 0, let bits = UInt64(exactly: mask) else {
+        guard mask >= 0 else {
             programmerError("ActionState.init(_:) needs a mask ≥ 0, got \(mask)")
+        }
+        guard let bits = UInt64(exactly: mask) else {
+            // Not "≥ 0", which it is: the bits above the 64th would be lost.
+            programmerError("ActionState.init(_:) needs a mask of at most 64 bits (≤ \(UInt64.max)), got \(mask)")
         }
         self.rawValue = bits
     }

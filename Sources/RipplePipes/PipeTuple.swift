@@ -26,7 +26,7 @@ public struct PipeTuple: ExpressibleByArrayLiteral {
         self.keys = Array(repeating: nil, count: values.count)
     }
 
-    /// A tuple of keyed values, in the order given.
+    /// A tuple of keyed values, in the order given (a key given twice names its later value).
     public init(keyed pairs: KeyValuePairs<String, Any?>) {
         for (key, value) in pairs {
             append(value, key: key)
@@ -57,13 +57,15 @@ public struct PipeTuple: ExpressibleByArrayLiteral {
         }
     }
 
-    /// The value stored under `key`; setting a new key appends it.
+    /// The value stored under `key`; setting a new key appends it. When `key` was appended more than once, it names
+    /// the latest value, so an action downstream that appends a key again overrides what upstream handed down.
     public subscript(key: String) -> Any? {
         get {
-            keys.firstIndex(of: key).flatMap { values[$0] }
+            // The last: the first made a key appended again keep answering with the upstream value.
+            keys.lastIndex(of: key).flatMap { values[$0] }
         }
         set {
-            if let index = keys.firstIndex(of: key) {
+            if let index = keys.lastIndex(of: key) {
                 values[index] = newValue
             } else {
                 append(newValue, key: key)
@@ -71,6 +73,8 @@ public struct PipeTuple: ExpressibleByArrayLiteral {
         }
     }
 
+    /// Appends `value` at the next position, under `key` if one is given (a key given again names this value from
+    /// now on; the earlier one keeps its position).
     public mutating func append(_ value: Any?, key: String? = nil) {
         values.append(value)
         keys.append(key)
@@ -87,6 +91,8 @@ public struct PipeTuple: ExpressibleByArrayLiteral {
     }
 
     /// All positions at once, typed (the seed's `jd_unpack`): nil unless the tuple has exactly these types in order.
+    /// A `nil` member unpacks as `nil` where an optional type is asked for (`unpack(Date.self, String?.self)` of
+    /// `PipeTuple(date, nil)` is `(date, nil)`), as the seed's tuple hands a nil member out as nil.
     public func unpack<each T>(_ types: repeat (each T).Type) -> (repeat each T)? {
         guard packCount(repeat (each T).self) == values.count else { return nil }
         var cursor = TupleCursor(values: values)
@@ -104,9 +110,29 @@ private struct TupleCursor {
 
     mutating func next<T>(_ type: T.Type) -> T? {
         defer { position += 1 }
-        return values[position].flatMap { $0 as? T } ?? {
+        guard let value = values[position] else {
+            // The member was stored as `Any?.none`, which no cast turns into a `T`: a nil member fits an optional T
+            // only, as its `none` (without this, one nil member made the whole unpack fail).
+            if let optional = T.self as? any NilMember.Type, let none = optional.nilMember as? T {
+                return none
+            }
+            failed = true
+            return nil
+        }
+        return value as? T ?? {
             failed = true
             return nil
         }()
+    }
+}
+
+/// The optional types: what a nil tuple member can be unpacked as.
+private protocol NilMember {
+    static var nilMember: Any { get }
+}
+
+extension Optional: NilMember {
+    fileprivate static var nilMember: Any {
+        Self.none as Any
     }
 }

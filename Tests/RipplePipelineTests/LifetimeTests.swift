@@ -89,6 +89,35 @@ struct LifetimeTests {
         }
     }
 
+    /// A port keeps the core of each plumber it was wired to until its next route build prunes it, and the core kept
+    /// the freed plumber's stages and handlers, and whatever they captured, for as long (before routes were built
+    /// lazily: until another plumber was wired to the port, so for the port's whole life if none was).
+    @Test func aFreedPlumbersStagesAndHandlersGoWithItWhileItsPortLives() {
+        final class Token: Sendable {}
+        let port = NumberPort()
+        weak var stageToken: Token?
+        weak var asyncStageToken: Token?
+        weak var handlerToken: Token?
+        do {
+            let (forStage, forAsyncStage, forHandler) = (Token(), Token(), Token())
+            (stageToken, asyncStageToken, handlerToken) = (forStage, forAsyncStage, forHandler)
+            let plumber = Plumber<Number>().addPort(port)
+                .addPipeline(ClosureStage("Holds") { (packet: Number, next) in
+                    withExtendedLifetime(forStage) { next(packet) }
+                })
+                .addPipeline(AsyncClosureStage("HoldsToo") { (packet: Number) in
+                    withExtendedLifetime(forAsyncStage) { packet }
+                })
+                .onOutput { _ in withExtendedLifetime(forHandler) {} }
+            withExtendedLifetime(plumber) {}
+        }
+        #expect(stageToken == nil)
+        #expect(asyncStageToken == nil)
+        #expect(handlerToken == nil)
+        #expect(!port.isWired)
+        #expect(!port.emit(Number(1), portNumber: 0))
+    }
+
     @Test func portDoesNotKeepItsPlumberAlive() {
         let port = NumberPort()
         weak var weakPlumber: Plumber<Number>?

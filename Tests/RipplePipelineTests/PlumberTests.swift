@@ -283,6 +283,33 @@ struct PlumberTests {
         #expect(plumber.unhandled.total == 3)
     }
 
+    /// A `process` caller takes the first outcome of its packet; the other outcomes of a fan-out reached no handler
+    /// and were not counted either: lost without a trace.
+    @Test func aFanOutsLaterOutcomesOfAProcessCallAreCountedWithoutAHandler() async {
+        let plumber = Plumber<Number>()
+            .addPipeline(ClosureStage("Twice") { (packet: Number, next) in
+                next(packet)
+                next(Number(packet.value + 1))
+            })
+            .addPipeline(ClosureStage("EvenOnly") { (packet: Number, next) in
+                if packet.value.isMultiple(of: 2) { next(packet) }
+            })
+        let first = await plumber.process(Number(2), portNumber: 0)
+        #expect(first.output?.value == 2)
+        #expect(plumber.unhandled == UnhandledOutcomes(outputs: 0, blocked: 1, failures: 0))
+        let second = await plumber.process(Number(1), portNumber: 0)
+        #expect(second.output == nil)
+        #expect(plumber.unhandled == UnhandledOutcomes(outputs: 1, blocked: 1, failures: 0))
+
+        // With handlers set, they hear every outcome and nothing counts.
+        let log = OutcomeLog<Number>()
+        log.attach(to: plumber)
+        _ = await plumber.process(Number(4), portNumber: 0)
+        #expect(log.outputs.map(\.value) == [4])
+        #expect(log.blocked.map(\.0.value) == [5])
+        #expect(plumber.unhandled == UnhandledOutcomes(outputs: 1, blocked: 1, failures: 0))
+    }
+
     @Test func referencePacketsAreStampedInPlace() async {
         final class Box: Packet, @unchecked Sendable {
             // Only written before it is handed to the plumber and by the port, on one thread, in this test.

@@ -79,4 +79,26 @@ final class Counter: Sendable {
         _ = factory
         _ = made
     }
+
+    /// The documentation said a strong delegate is held until its pipe is freed; the chain keeps its pipes' actions,
+    /// so it is held, and answers, until the chain is freed.
+    @Test func aStrongDelegateLivesAsLongAsThePipesChain() {
+        final class Responder: Sendable {
+            func answer(_ number: Int) -> Int { number * 2 }
+        }
+        var head: ActionPipe<CounterActions>? = ActionPipe(CounterActions())
+        weak var responder: Responder?
+        do {
+            let second = ActionPipe(CounterActions())
+            head?.addPipe(second)
+            let strong = Responder()
+            responder = strong
+            second.registerAction(\.tick).strongDelegate(strong) { responder, number in responder.answer(number) }
+        }
+        // Its pipe is gone; the chain still holds its action, and through it the responder.
+        #expect(head?.tick(3) == 6)
+        #expect(responder != nil)
+        head = nil
+        #expect(responder == nil)
+    }
 }

@@ -17,6 +17,25 @@ import Testing
         #expect(ActionProcess.current == nil)
     }
 
+    /// A task started inside an async action inherits the call's task-local process, and it saw it as `current`
+    /// after the call had ended, when no call was running.
+    @Test func aTaskStartedInAnAsyncActionSeesNoProcessOnceTheCallEnded() async {
+        let pipe = ActionPipe(CounterActions())
+        let (gate, opener) = AsyncStream.makeStream(of: Void.self)
+        let started = Locked<Task<Bool, Never>?>(nil)
+        pipe.registerAction(\.tick).asyncAction { _, number in
+            let task = Task {
+                for await _ in gate { break }
+                return ActionProcess.current == nil
+            }
+            started.withLock { $0 = task }
+            return number
+        }
+        #expect(await pipe.callAsync(\.tick, 5) == 5)
+        opener.yield()
+        #expect(await started.value?.value == true)
+    }
+
     @Test func aNestedCallRestoresTheOuterProcess() {
         let checks = Recorder<String>()
         let inner = ActionPipe(CounterActions())
@@ -117,6 +136,50 @@ import Testing
         #expect(PipeTuple(1, "a").unpack(String.self, String.self) == nil)
         #expect(PipeTuple(1).unpack(Int.self, Int.self) == nil)
         #expect(PipeTuple(keyed: ["k": 1]).value(forKey: "k", as: Int.self) == 1)
+    }
+
+    /// A key appended again named the first value still: an action that handed a new "user" downstream under the same
+    /// key was silently ignored by every action after it.
+    @Test func aKeyAppendedAgainNamesTheLatestValue() {
+        let seen = Recorder<String>()
+        let upstream = ActionPipe(CounterActions())
+        upstream.registerAction(\.tick).action { process, number in
+            process.updateTuple { $0.append("ada", key: "user") }
+            return number
+        }
+        let middle = ActionPipe(CounterActions())
+        middle.registerAction(\.tick).action { process, number in
+            process.updateTuple { $0.append("grace", key: "user") }
+            return number
+        }
+        let downstream = ActionPipe(CounterActions())
+        downstream.registerAction(\.tick).action { process, number in
+            let tuple = process.tuple
+            seen("\(describe(tuple["user"])) \(tuple.value(forKey: "user", as: String.self) ?? "-") \(tuple.count)")
+            return number
+        }
+        upstream.addPipe(middle).addPipe(downstream)
+        upstream.tick(1)
+        #expect(seen.values == ["grace grace 2"])
+
+        var keyed = PipeTuple(keyed: ["k": 1, "k": 2])
+        #expect(keyed["k"] as? Int == 2)
+        keyed["k"] = 3
+        #expect(keyed.value(at: 0, as: Int.self) == 1)
+        #expect(keyed.value(at: 1, as: Int.self) == 3)
+    }
+
+    /// A nil member made the whole `unpack` return nil, so an action downstream lost every value of the tuple, even
+    /// when it asked for that member as an optional.
+    @Test func aNilMemberUnpacksAsAnOptional() {
+        let unpacked = PipeTuple(1, nil, "a").unpack(Int.self, String?.self, String.self)
+        #expect(unpacked.map { "\($0) \($1 ?? "nil") \($2)" } == "1 nil a")
+        let nested = PipeTuple(nil).unpack(Int??.self)
+        #expect(nested.map { $0 == nil } == true)
+        // A nil member still does not fit a non-optional type.
+        #expect(PipeTuple(1, nil).unpack(Int.self, String.self) == nil)
+        // Nor does a value of the wrong type fit an optional one.
+        #expect(PipeTuple(1, 2).unpack(Int.self, String?.self) == nil)
     }
 
     @Test func changeArgumentIsPositionalAndSeenDownstreamOnly() {

@@ -143,6 +143,17 @@ import Testing
         #expect(message.contains("ActionState.init(_:) needs a mask ≥ 0, got -1"))
     }
 
+    /// A mask wider than 64 bits was refused as "needs a mask ≥ 0", which it was.
+    @Test func aStateMaskWiderThan64BitsIsRefusedAsSuch() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let mask = UInt128(1) << 64
+            _ = ActionState(mask)
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains(
+            "ActionState.init(_:) needs a mask of at most 64 bits (≤ 18446744073709551615), got 18446744073709551616"))
+    }
+
     @Test func changeArgumentTellsWhetherItApplied() {
         let answers = Recorder<Bool>()
         let kept = Locked<ActionProcess?>(nil)

@@ -10,6 +10,8 @@ public final class LifecycleActionList {
     /// The registry whose global actions run for this host before the host's own actions.
     public let globals: LifecycleActions
     private var list = OrderedActions()
+    /// What actions remember about this host (see ``HostMarks``).
+    var marks = HostMarks()
 
     /// - Parameter globals: the registry of global actions this host sees; ``LifecycleActions/shared`` unless a
     ///   test or a sandboxed subsystem wants its own.

@@ -29,8 +29,10 @@ public final class OnceLifecycleAction: LifecycleAction {
     public let scope: Scope
     private let block: @MainActor (any LifecycleHost, Bool) -> Void
     private var fired = false
-    /// Hosts already served in ``Scope-swift.enum/perHost`` mode; weak, and compacted as hosts go away.
-    private var servedHosts: [WeakHost] = []
+    /// Names this action in the marks of the hosts it served in ``Scope-swift.enum/perHost`` mode (see
+    /// ``HostMarks``): an O(1) look-up in the host's own list, where a list of served hosts was scanned on each
+    /// appearance.
+    private let serial = ActionSerial.next()
 
     /// - Parameters:
     ///   - scope: once per action (the default, as in the seed) or once per host.
@@ -53,9 +55,7 @@ public final class OnceLifecycleAction: LifecycleAction {
         case .perAction:
             guard !fired else { return }
         case .perHost:
-            servedHosts.removeAll { $0.host == nil }
-            guard !servedHosts.contains(where: { $0.host === host }) else { return }
-            servedHosts.append(WeakHost(host))
+            guard host.lifecycleActions.marks.servedOnce.insert(serial).inserted else { return }
         }
         // Marked before the call, so a block that makes the host appear again cannot fire twice.
         fired = true
