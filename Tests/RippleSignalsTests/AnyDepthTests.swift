@@ -21,6 +21,15 @@ struct AnyDepthTests {
         return latest ? leaf.flatMapLatest { _ in nest(n - 1, latest: true) } : leaf.flatMap { _ in nest(n - 1, latest: false) }
     }
 
+    /// `nest` over `just` sources: no level makes a subscriber (a `just` source is attached inline, and a flatMap
+    /// over it is fused), so only the fused states' own levels can bound the recursion of subscribing.
+    static func nestJust(_ n: Int, latest: Bool) -> Signal<Int, Never> {
+        if n == 0 { return .just(n) }
+        let outer = Signal<Int, Never>.just(n)
+        return latest ? outer.flatMapLatest { _ in nestJust(n - 1, latest: true) }
+            : outer.flatMap { _ in nestJust(n - 1, latest: false) }
+    }
+
     /// A fetch that fails until its last attempt, retried after a delay on `scheduler` by a recursive `catch`.
     static func fetchWithRetry(_ attemptsLeft: Int, on scheduler: TestScheduler) -> Signal<Int, Failed> {
         let fetch = Signal<Int, Failed> { s in
@@ -100,6 +109,20 @@ struct AnyDepthTests {
         }
     }
 
+    @Test("nest(10,000) over just sources, with flatMap and with flatMapLatest, delivers its value, completes once, frees all",
+          arguments: [false, true])
+    func nestJustPerValue(_ latest: Bool) async {
+        // Each level's fused state attached its `just` source, whose value subscribed the next level, from inside
+        // the one before: no subscriber was made to be deferred, so 10,000 levels overflowed the stack (~1,000 did).
+        await #expect(processExitsWith: .success) { [latest] in
+            DepthTests.onSmallStack {
+                AnyDepthTests.check(latest ? "nestJust/flatMapLatest" : "nestJust/flatMap", expecting: [0]) {
+                    AnyDepthTests.nestJust(AnyDepthTests.depth, latest: latest)
+                }
+            }
+        }
+    }
+
     @Test("a recursive retry-with-delay 10,000 attempts deep on a TestScheduler delivers, completes once, frees all")
     func retryWithDelay() async {
         await #expect(processExitsWith: .success) {
@@ -139,6 +162,12 @@ struct AnyDepthTests {
         AnyDepthTests.check("nest/flatMap", expecting: [0], countsLive: false) { AnyDepthTests.nest(50, latest: false) }
         AnyDepthTests.check("nest/flatMapLatest", expecting: [0], countsLive: false) {
             AnyDepthTests.nest(50, latest: true)
+        }
+        AnyDepthTests.check("nestJust/flatMap", expecting: [0], countsLive: false) {
+            AnyDepthTests.nestJust(50, latest: false)
+        }
+        AnyDepthTests.check("nestJust/flatMapLatest", expecting: [0], countsLive: false) {
+            AnyDepthTests.nestJust(50, latest: true)
         }
         let scheduler = TestScheduler()
         AnyDepthTests.check("retry with delay", expecting: [42], countsLive: false, { scheduler.run() }) {

@@ -57,21 +57,30 @@ final class FlattenMapState<Input: Sendable, Output: Sendable, Failure: Error>: 
     /// own); they own this state. Returns the disposer for the downstream (see `FusedState`).
     @inlinable
     func start(_ upstream: Signal<Input, Failure>) -> Disposer {
-        let trampoline = enterLevel()
+        let (trampoline, deferred) = enterLevel()
+        if deferred { return startLater(trampoline) { self.attachSource(upstream) } }
+        let open = attachSource(upstream)
+        trampoline.with { $0.level &-= 1 }
+        // Ended while subscribing (a `just` source and `just` inners, an error).
+        return open ? WeakDisposer(self) : .ended
+    }
+
+    /// Attaches the source and keeps its disposer; false if the subscription ended meanwhile (then it is disposed).
+    @inlinable @discardableResult
+    func attachSource(_ upstream: Signal<Input, Failure>) -> Bool {
         let subscription = upstream.attach(
             value: { self.receive($0) },
             error: { self.fail($0) },
             complete: { self.leave(MemberSlots.sourceID) })
-        trampoline.with { $0.level &-= 1 }
         lock.lock()
         guard isOpen else {
             lock.unlock()
             subscription.dispose()
-            return .ended  // Ended while subscribing (a `just` source and `just` inners, an error).
+            return false
         }
         members.store(subscription, for: MemberSlots.sourceID)
         lock.unlock()
-        return WeakDisposer(self)
+        return true
     }
 
     /// A value of the source: its inner signal joins the members and is subscribed, or a `just` is delivered at

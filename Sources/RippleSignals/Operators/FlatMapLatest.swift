@@ -105,22 +105,31 @@ final class SwitchToLatestState<Input: Sendable, Output: Sendable, Failure: Erro
     /// own); they own this state. Returns the disposer for the downstream (see `FusedState`).
     @inlinable
     func start(_ upstream: Signal<Input, Failure>) -> Disposer {
-        let trampoline = enterLevel()
+        let (trampoline, deferred) = enterLevel()
+        if deferred { return startLater(trampoline) { self.attachSource(upstream) } }
+        let open = attachSource(upstream)
+        trampoline.with { $0.level &-= 1 }
+        // Ended while subscribing (an inner `just` of a `just` source, an error).
+        return open ? WeakDisposer(self) : .ended
+    }
+
+    /// Attaches the source and keeps its disposer; false if the subscription ended meanwhile (then it is disposed).
+    @inlinable @discardableResult
+    func attachSource(_ upstream: Signal<Input, Failure>) -> Bool {
         let subscription = upstream.attach(
             value: { self.receive($0) },
             error: { self.fail($0) },
             complete: { self.sourceCompleted() })
-        trampoline.with { $0.level &-= 1 }
         lock.lock()
         guard isOpen else {
             lock.unlock()
             subscription.dispose()
-            return .ended  // Ended while subscribing (an inner `just` of a `just` source, an error).
+            return false
         }
         // Moved, not copied: no retain and release per subscription.
         source = consume subscription
         lock.unlock()
-        return WeakDisposer(self)
+        return true
     }
 
     /// A value of the source: the previous inner is superseded (and disposed), the new one subscribed, or a `just`

@@ -91,13 +91,32 @@ class FusedState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sendabl
     }
 
     /// Takes this state's level (see the invariants above); returns the trampoline, whose `level` the caller
-    /// decrements once its source is attached. Out of line: it runs once per subscription.
+    /// decrements once its source is attached, and whether the source must be attached later (see
+    /// ``startLater(_:_:)``). Out of line: it runs once per subscription.
     @usableFromInline @inline(never)
-    final func enterLevel() -> TrampolineReference {
-        let (trampoline, level) = enterFusedLevel()
+    final func enterLevel() -> (TrampolineReference, deferred: Bool) {
+        let (trampoline, level, deferred) = enterFusedLevel()
         self.level = level
         deep = Int(level) >= SubscriptionTrampoline.deepLevel
-        return trampoline
+        return (trampoline, deferred)
+    }
+
+    /// Queues `attachSource` for the root (this state is `maxLevels` above the running step's base; see
+    /// `enterFusedLevel`), leaves this state's level, and returns the disposer for the downstream. The queued step
+    /// owns the state until it runs (then the source's callbacks do), and attaches nothing if the subscription was
+    /// disposed meanwhile. Out of line: only deep subscriptions come here.
+    @usableFromInline @inline(never)
+    final func startLater(_ trampoline: TrampolineReference, _ attachSource: @escaping () -> Void) -> Disposer {
+        trampoline.with { trampoline in
+            trampoline.enqueue {
+                self.lock.lock()
+                let open = self.isOpen
+                self.lock.unlock()
+                if open { attachSource() }
+            }
+            trampoline.level &-= 1
+        }
+        return WeakDisposer(self)
     }
 
     /// Checks the hand-off's invariants before a downstream callback runs (`RIPPLE_INTERNAL_CHECKS`): the calling

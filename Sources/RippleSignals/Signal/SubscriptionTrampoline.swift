@@ -220,16 +220,20 @@ func enterSubscription() -> (TrampolineReference, UInt8, UInt32) {
     return (state, flags, level)
 }
 
-/// Enters one more level for a fused state (`FusedState.enterLevel`): returns the trampoline and the level; the
-/// caller leaves it by decrementing `level` once its source is attached.
+/// Enters one more level for a fused state (`FusedState.enterLevel`): returns the trampoline, the level, and whether
+/// the state must attach its source later, queued for the root (`maxLevels` above the running step's base, as
+/// `enterSubscription` defers a subscriber: a fused state over a `just` or a fused source makes no subscriber that
+/// would, so nested flatMaps over `just` sources recursed once per level, unbounded). The caller leaves the level by
+/// decrementing `level` once its source is attached or queued.
 @usableFromInline @inline(never)
-func enterFusedLevel() -> (TrampolineReference, UInt32) {
+func enterFusedLevel() -> (TrampolineReference, UInt32, deferred: Bool) {
     let state = currentTrampoline()
-    let level = state.with { trampoline -> Int in
+    let (level, deferred) = state.with { trampoline -> (Int, Bool) in
+        let deferred = trampoline.running && trampoline.level &- trampoline.stepBase >= SubscriptionTrampoline.maxLevels
         trampoline.level &+= 1
-        return trampoline.level
+        return (trampoline.level, deferred)
     }
-    return (state, UInt32(truncatingIfNeeded: min(level, Int(UInt32.max))))
+    return (state, UInt32(truncatingIfNeeded: min(level, Int(UInt32.max))), deferred)
 }
 
 /// Runs `body` (a subscription made from inside a callback) with the thread's level raised to at least `level`,
