@@ -1,13 +1,15 @@
-// Invariants under test: an assignment made from a subscriber's callback reaches every subscriber after the value
-// being delivered, never before it, so every subscriber hears the assignments in order and ends holding the
-// property's value. (Before, the re-entrant value reached the subscribers after the callback's at once, and the outer
-// loop then handed them the older value: they ended with a value the property no longer had.)
+// Invariants under test: an assignment made while another is being delivered (from a subscriber's callback, or from
+// another thread) reaches every subscriber after the value being delivered, never before it, so every subscriber
+// hears the assignments in the order the property took them and ends holding the property's value. (Before, the
+// later value could reach a subscriber first and the earlier one then overwrite it: the subscriber ended with a value
+// the property no longer had.)
+import Dispatch
 import RippleCore
 import RippleSignals
 import RippleTesting
 import Testing
 
-@Suite("ObservableProperty: assignments from callbacks")
+@Suite("ObservableProperty: assignments made while another is delivered")
 struct ObservablePropertyReentrancyTests {
     @Test("a subscriber that clamps the value: every subscriber hears 11 then 10, and ends with the property's 10")
     func clampFromCallback() {
@@ -66,5 +68,27 @@ struct ObservablePropertyReentrancyTests {
         #expect(late.values == [1, 2, 3])
         early.dispose()
         lateHandle.withLock { $0 }?.dispose()
+    }
+
+    @Test("two threads assigning at once: every subscriber ends each round holding the property's value",
+          .tags(.stress))
+    func concurrentAssignments() {
+        let property = ObservableProperty(0)
+        // Several subscribers widen the window in which one thread's delivery loop overlaps the other's.
+        let latest = (0..<8).map { _ in Locked(0) }
+        let disposers = latest.map { last in property.signal.subscribe(value: { value in last.withLock { $0 = value } }) }
+        let stale = Locked(0)
+        let round = Locked(0)
+        LockstepBarrier.race(rounds: 5_000, first: {
+            property.value = round.withLock { 2 * $0 + 1 }
+        }, second: {
+            property.value = round.withLock { 2 * $0 + 2 }
+        }, check: {
+            let value = property.value
+            if latest.contains(where: { $0.withLock { $0 } != value }) { stale.withLock { $0 += 1 } }
+            round.withLock { $0 += 1 }
+        })
+        #expect(stale.withLock { $0 } == 0)
+        disposers.forEach { $0.dispose() }
     }
 }

@@ -16,9 +16,9 @@ let propertyCounter = LiveObjectCounter("Signal.ObservableProperty")
 ///
 /// This is the deterministic counterpart of ``observe(_:_:on:)`` (GYSignal's KVO binding): no scheduler and no
 /// coalescing; each assignment reaches every subscriber, in the order they subscribed, before `value`'s setter
-/// returns. An assignment made while another is being delivered — from a subscriber's callback, or another thread —
-/// is delivered right after it, in order, by the thread delivering: every subscriber hears the values in the order
-/// they were assigned, and ends with the property's value. Assign from one thread at a time (as a UI model is).
+/// returns. An assignment made while another is being delivered — from a subscriber's callback, or from another
+/// thread — is delivered right after it, in order, by the thread delivering (so that setter may return first): every
+/// subscriber hears the values in the order the property took them, and ends holding the property's value.
 ///
 /// ```swift
 /// let purchaseNum = ObservableProperty(1)
