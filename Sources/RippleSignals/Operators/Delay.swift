@@ -20,9 +20,15 @@ extension Signal {
 }
 
 /// Scheduled work a subscription may still cancel. `@unchecked Sendable`: state guarded by `lock`.
+///
+/// Invariant: `items` holds an entry exactly for the work scheduled and not yet run — reserved (nil) before the
+/// scheduler is called, then given its token unless the work already ran. So work that ran before its token came
+/// back (a queue scheduler's thread can run it before `schedule(after:)` returns, and a `DispatchWorkItem` that ran
+/// does not report itself cancelled) leaves nothing behind; keeping its token kept the work's event and downstream
+/// until the subscription ended, one per event.
 final class ScheduledWork: @unchecked Sendable {
     private let lock = Lock()
-    private var items: [UInt64: any CancelToken] = [:]
+    private var items: [UInt64: (any CancelToken)?] = [:]
     private var nextID: UInt64 = 0
     private var cancelled = false
 
@@ -30,6 +36,7 @@ final class ScheduledWork: @unchecked Sendable {
         let id = lock.withLock { () -> UInt64? in
             guard !cancelled else { return nil }
             defer { nextID += 1 }
+            items[nextID] = .some(nil)
             return nextID
         }
         guard let id else { return }
@@ -39,8 +46,8 @@ final class ScheduledWork: @unchecked Sendable {
         }
         let cancelNow = lock.withLock { () -> Bool in
             if cancelled { return true }
-            // The work may already have run (an immediate scheduler); then there is nothing left to track.
-            if !work.isCancelled { items[id] = work }
+            // Still reserved: the work has not run yet (an immediate scheduler, or another thread, may have run it).
+            if items.index(forKey: id) != nil { items[id] = work }
             return false
         }
         if cancelNow { work.cancel() }
@@ -50,7 +57,7 @@ final class ScheduledWork: @unchecked Sendable {
         let taken = lock.withLock { () -> [any CancelToken] in
             cancelled = true
             defer { items = [:] }
-            return Array(items.values)
+            return items.values.compactMap { $0 }
         }
         for work in taken { work.cancel() }
     }
