@@ -1,19 +1,26 @@
 import RippleCore
 
 extension Signal {
-    /// Shifts every event — values, error and completion — later by `interval` on `scheduler`, keeping their order.
+    /// Shifts every event — values, error and completion — later by `interval` on `scheduler`, keeping their order
+    /// whatever order the scheduler runs its work in (see `ScheduledHandOff`).
     public func delay(_ interval: Duration, on scheduler: some Scheduling) -> Signal {
         requirePositive(interval, "Signal.delay(_:on:)")
         let source = asUpstream
         return Signal(depth: depthAbove) { downstream in
             let pending = ScheduledWork()
+            let handOff = ScheduledHandOff<Value, Failure>()
+            @Sendable func hand(_ event: ScheduledHandOff<Value, Failure>.Event) {
+                guard handOff.enqueue(event) else { return }
+                pending.schedule(on: scheduler, after: interval) { handOff.deliverDue(to: downstream) }
+            }
             let upstream = source.subscribe(SignalSubscriber(
-                value: { value in pending.schedule(on: scheduler, after: interval) { downstream.send(value) } },
-                error: { error in pending.schedule(on: scheduler, after: interval) { downstream.sendError(error) } },
-                complete: { pending.schedule(on: scheduler, after: interval) { downstream.sendComplete() } }))
+                value: { hand(.value($0)) },
+                error: { hand(.error($0)) },
+                complete: { hand(.complete) }))
             return Disposer {
                 upstream.dispose()
                 pending.cancelAll()
+                handOff.cancel()
             }
         }
     }
