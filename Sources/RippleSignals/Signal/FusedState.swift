@@ -20,7 +20,9 @@ import Synchronization
 //   price: a lock pair per level per value where a subscriber's two compare-exchanges were (FlatMapsPumping 389 →
 //   473 instructions a value).
 // - Depth (see `SubscriptionTrampoline`): a state takes a level when it starts, as a subscriber does, and raises the
-//   thread's level to it while it subscribes an inner signal. A state `deepLevel` or more levels deep is a
+//   thread's level to it while it subscribes an inner signal. `maxLevels` above the running step's base it attaches
+//   its source from a step queued for the root (`startLater`), as a deferred subscriber subscribes: over a `just`
+//   or fused source no subscriber is made whose deferral would cut the recursion. A state `deepLevel` or more levels deep is a
 //   checkpoint: each hand-off to the downstream, and the freeing of the downstream's callbacks, is a counted step of
 //   the trampoline; a step queued for the root goes through `pending` (with `emitting` set, so later emissions queue
 //   behind it), so the downstream still hears everything in order.
