@@ -57,30 +57,21 @@ final class FlattenMapState<Input: Sendable, Output: Sendable, Failure: Error>: 
     /// own); they own this state. Returns the disposer for the downstream (see `FusedState`).
     @inlinable
     func start(_ upstream: Signal<Input, Failure>) -> Disposer {
-        let (trampoline, deferred) = enterLevel()
-        if deferred { return startLater(trampoline) { self.attachSource(upstream) } }
-        let open = attachSource(upstream)
-        trampoline.with { $0.level &-= 1 }
-        // Ended while subscribing (a `just` source and `just` inners, an error).
-        return open ? WeakDisposer(self) : .ended
-    }
-
-    /// Attaches the source and keeps its disposer; false if the subscription ended meanwhile (then it is disposed).
-    @inlinable @discardableResult
-    func attachSource(_ upstream: Signal<Input, Failure>) -> Bool {
+        let trampoline = enterLevel()
         let subscription = upstream.attach(
             value: { self.receive($0) },
             error: { self.fail($0) },
             complete: { self.leave(MemberSlots.sourceID) })
+        trampoline.with { $0.level &-= 1 }
         lock.lock()
         guard isOpen else {
             lock.unlock()
             subscription.dispose()
-            return false
+            return .ended  // Ended while subscribing (a `just` source and `just` inners, an error).
         }
         members.store(subscription, for: MemberSlots.sourceID)
         lock.unlock()
-        return true
+        return WeakDisposer(self)
     }
 
     /// A value of the source: its inner signal joins the members and is subscribed, or a `just` is delivered at
@@ -93,7 +84,23 @@ final class FlattenMapState<Input: Sendable, Output: Sendable, Failure: Error>: 
         if let just = inner.justValue { return emit(just) }  // releases `lock`
         let id = members.enter()
         lock.unlock()
-        // Subscribed at this state's level at least (see `SubscriptionTrampoline`).
+        if innerMustWait() {
+            subscribeInnerLater {
+                // Ended meanwhile: not subscribed at all.
+                self.lock.lock()
+                let open = self.isOpen
+                self.lock.unlock()
+                if open { self.subscribe(inner, as: id) }
+            }
+        } else {
+            subscribe(inner, as: id)
+        }
+    }
+
+    /// Subscribes inner signal `inner` as member `id`, at this state's level at least (see `SubscriptionTrampoline`);
+    /// disposes it if the result ended meanwhile.
+    @inlinable
+    func subscribe(_ inner: Signal<Output, Failure>, as id: Int) {
         let subscription = subscribing(above: level) {
             inner.attach(value: { self.forward($0) }, error: { self.fail($0) }, complete: { self.leave(id) })
         }

@@ -105,31 +105,22 @@ final class SwitchToLatestState<Input: Sendable, Output: Sendable, Failure: Erro
     /// own); they own this state. Returns the disposer for the downstream (see `FusedState`).
     @inlinable
     func start(_ upstream: Signal<Input, Failure>) -> Disposer {
-        let (trampoline, deferred) = enterLevel()
-        if deferred { return startLater(trampoline) { self.attachSource(upstream) } }
-        let open = attachSource(upstream)
-        trampoline.with { $0.level &-= 1 }
-        // Ended while subscribing (an inner `just` of a `just` source, an error).
-        return open ? WeakDisposer(self) : .ended
-    }
-
-    /// Attaches the source and keeps its disposer; false if the subscription ended meanwhile (then it is disposed).
-    @inlinable @discardableResult
-    func attachSource(_ upstream: Signal<Input, Failure>) -> Bool {
+        let trampoline = enterLevel()
         let subscription = upstream.attach(
             value: { self.receive($0) },
             error: { self.fail($0) },
             complete: { self.sourceCompleted() })
+        trampoline.with { $0.level &-= 1 }
         lock.lock()
         guard isOpen else {
             lock.unlock()
             subscription.dispose()
-            return false
+            return .ended  // Ended while subscribing (an inner `just` of a `just` source, an error).
         }
         // Moved, not copied: no retain and release per subscription.
         source = consume subscription
         lock.unlock()
-        return true
+        return WeakDisposer(self)
     }
 
     /// A value of the source: the previous inner is superseded (and disposed), the new one subscribed, or a `just`
@@ -153,8 +144,24 @@ final class SwitchToLatestState<Input: Sendable, Output: Sendable, Failure: Erro
         innerActive = true
         lock.unlock()
         previous?.dispose()
+        if innerMustWait() {
+            subscribeInnerLater {
+                // Superseded or ended meanwhile: not subscribed at all.
+                self.lock.lock()
+                let superseded = self.generation != current || !self.isOpen
+                self.lock.unlock()
+                if !superseded { self.subscribe(next, generation: current) }
+            }
+        } else {
+            subscribe(next, generation: current)
+        }
+    }
+
+    /// Subscribes inner signal `next` of generation `current`, at this state's level at least (see
+    /// `SubscriptionTrampoline`); disposes it if a newer inner superseded it or the result ended meanwhile.
+    @inlinable
+    func subscribe(_ next: Signal<Output, Failure>, generation current: Int) {
         let link = LatestInnerLink(state: self, generation: current)
-        // Subscribed at this state's level at least (see `SubscriptionTrampoline`).
         let subscription = subscribing(above: level) {
             next.attach(value: { link.value($0) }, error: { link.error($0) }, complete: { link.complete() })
         }

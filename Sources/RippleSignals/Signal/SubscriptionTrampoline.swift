@@ -13,8 +13,8 @@ import RippleCore
 //   `retry`, an inner of `flatMap` or `flatMapLatest` — first raises it to its downstream's level, so a chain built
 //   over time, one subscription per event, counts its levels as a chain built at once does).
 // - A subscription `maxLevels` levels above the level where the running step began is queued for the root (its
-//   subscriber is `deferred`; a fused state queues the attaching of its source), and runs, keeping its level, after
-//   the current step returns.
+//   subscriber is `deferred`; a fused state queues an inner signal's subscription), and runs, keeping its level,
+//   after the current step returns.
 // - Subscribers and fused states `deepLevel` or more levels deep are "checkpoints": each delivery, each terminal
 //   event, each cleanup and each freeing of the chain they hold counts one `nested` step while it runs; once
 //   `maxNested` such steps are on the stack of the running step, the next is queued for the root (a delivery through
@@ -221,20 +221,16 @@ func enterSubscription() -> (TrampolineReference, UInt8, UInt32) {
     return (state, flags, level)
 }
 
-/// Enters one more level for a fused state (`FusedState.enterLevel`): returns the trampoline, the level, and whether
-/// the state must attach its source later, queued for the root (`maxLevels` above the running step's base, as
-/// `enterSubscription` defers a subscriber: a fused state over a `just` or a fused source makes no subscriber that
-/// would, so nested flatMaps over `just` sources recursed once per level, unbounded). The caller leaves the level by
-/// decrementing `level` once its source is attached or queued.
+/// Enters one more level for a fused state (`FusedState.enterLevel`): returns the trampoline and the level; the
+/// caller leaves it by decrementing `level` once its source is attached.
 @usableFromInline @inline(never)
-func enterFusedLevel() -> (TrampolineReference, UInt32, deferred: Bool) {
+func enterFusedLevel() -> (TrampolineReference, UInt32) {
     let state = currentTrampoline()
-    let (level, deferred) = state.with { trampoline -> (Int, Bool) in
-        let deferred = trampoline.running && trampoline.level &- trampoline.stepBase >= SubscriptionTrampoline.maxLevels
+    let level = state.with { trampoline -> Int in
         trampoline.level &+= 1
-        return (trampoline.level, deferred)
+        return trampoline.level
     }
-    return (state, UInt32(truncatingIfNeeded: min(level, Int(UInt32.max))), deferred)
+    return (state, UInt32(truncatingIfNeeded: min(level, Int(UInt32.max))))
 }
 
 /// Runs `body` (a subscription made from inside a callback) with the thread's level raised to at least `level`,
