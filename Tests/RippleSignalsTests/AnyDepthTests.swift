@@ -21,6 +21,24 @@ struct AnyDepthTests {
         return latest ? leaf.flatMapLatest { _ in nest(n - 1, latest: true) } : leaf.flatMap { _ in nest(n - 1, latest: false) }
     }
 
+    /// `nest` over `just` sources: no level makes a subscriber (a `just` source is attached inline, and a flatMap
+    /// over it is fused), so only the fused states' own levels can bound the recursion of subscribing.
+    static func nestJust(_ n: Int, latest: Bool) -> Signal<Int, Never> {
+        if n == 0 { return .just(n) }
+        let outer = Signal<Int, Never>.just(n)
+        return latest ? outer.flatMapLatest { _ in nestJust(n - 1, latest: true) }
+            : outer.flatMap { _ in nestJust(n - 1, latest: false) }
+    }
+
+    /// `nestJust` down to `leaf` instead of a `just`: a leaf that keeps its subscriber, so the deferred levels
+    /// stay subscribed until the test ends them.
+    static func nestJust(_ n: Int, latest: Bool, over leaf: Signal<Int, Never>) -> Signal<Int, Never> {
+        if n == 0 { return leaf }
+        let outer = Signal<Int, Never>.just(n)
+        return latest ? outer.flatMapLatest { _ in nestJust(n - 1, latest: true, over: leaf) }
+            : outer.flatMap { _ in nestJust(n - 1, latest: false, over: leaf) }
+    }
+
     /// A fetch that fails until its last attempt, retried after a delay on `scheduler` by a recursive `catch`.
     static func fetchWithRetry(_ attemptsLeft: Int, on scheduler: TestScheduler) -> Signal<Int, Failed> {
         let fetch = Signal<Int, Failed> { s in
@@ -100,6 +118,52 @@ struct AnyDepthTests {
         }
     }
 
+    @Test("nest(10,000) over just sources, with flatMap and with flatMapLatest, delivers its value, completes once, frees all",
+          arguments: [false, true])
+    func nestJustPerValue(_ latest: Bool) async {
+        // Each level's fused state attached its `just` source, whose value subscribed the next level, from inside
+        // the one before: no subscriber was made to be deferred, so 10,000 levels overflowed the stack (~1,000 did).
+        await #expect(processExitsWith: .success) { [latest] in
+            DepthTests.onSmallStack {
+                AnyDepthTests.check(latest ? "nestJust/flatMapLatest" : "nestJust/flatMap", expecting: [0]) {
+                    AnyDepthTests.nestJust(AnyDepthTests.depth, latest: latest)
+                }
+            }
+        }
+    }
+
+    @Test("nest(10,000) over just sources down to a held source: completed, disposed or released, it lets go and frees all",
+          arguments: [false, true], ["complete", "dispose", "release"])
+    func nestJustEnded(_ latest: Bool, _ ending: String) async {
+        // The levels past the first 32 attach their sources from steps queued for the root, which own them until
+        // they run: each way of ending must still reach the leaf and free every level.
+        await #expect(processExitsWith: .success) { [latest, ending] in
+            DepthTests.onSmallStack {
+                let leaf = DeepChainTests.Source()
+                let baseline = DeepChainTests.liveSubscribers
+                let received = Locked<[Int]>([])
+                let completed = Locked(0)
+                var handle: Disposer? = AnyDepthTests.nestJust(AnyDepthTests.depth, latest: latest, over: leaf.signal)
+                    .subscribe(value: { value in received.withLock { $0.append(value) } },
+                               complete: { completed.withLock { $0 += 1 } })
+                precondition(leaf.isHeld, "\(ending): the leaf was not subscribed")
+                leaf.send(5)
+                switch ending {
+                case "complete": leaf.sendComplete()
+                case "dispose": handle?.dispose()
+                default: handle = nil
+                }
+                precondition(!leaf.isHeld, "\(ending): the leaf still holds its subscriber")
+                leaf.send(6)
+                precondition(received.withLock { $0 } == [5], "\(ending): received \(received.withLock { $0 })")
+                precondition(completed.withLock { $0 } == (ending == "complete" ? 1 : 0), "\(ending): completions")
+                handle = nil
+                precondition(DeepChainTests.liveSubscribers == baseline,
+                             "\(ending): \(DeepChainTests.liveSubscribers - baseline) subscribers or states still live")
+            }
+        }
+    }
+
     @Test("a recursive retry-with-delay 10,000 attempts deep on a TestScheduler delivers, completes once, frees all")
     func retryWithDelay() async {
         await #expect(processExitsWith: .success) {
@@ -139,6 +203,12 @@ struct AnyDepthTests {
         AnyDepthTests.check("nest/flatMap", expecting: [0], countsLive: false) { AnyDepthTests.nest(50, latest: false) }
         AnyDepthTests.check("nest/flatMapLatest", expecting: [0], countsLive: false) {
             AnyDepthTests.nest(50, latest: true)
+        }
+        AnyDepthTests.check("nestJust/flatMap", expecting: [0], countsLive: false) {
+            AnyDepthTests.nestJust(50, latest: false)
+        }
+        AnyDepthTests.check("nestJust/flatMapLatest", expecting: [0], countsLive: false) {
+            AnyDepthTests.nestJust(50, latest: true)
         }
         let scheduler = TestScheduler()
         AnyDepthTests.check("retry with delay", expecting: [42], countsLive: false, { scheduler.run() }) {

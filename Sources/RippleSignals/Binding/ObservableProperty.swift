@@ -2,13 +2,23 @@ import RippleCore
 
 let propertyCounter = LiveObjectCounter("Signal.ObservableProperty")
 
+// Invariants:
+// - Every delivery (an assignment's value to the subscribers there when it was made, a new subscriber's current
+//   value) is queued under `lock` in the order `current` changed, and delivered in that order by whichever thread
+//   finds no delivery running (`delivering`); it also delivers what is queued meanwhile. So an assignment made from
+//   a subscriber's callback (a clamp, a two-way binding) reaches every subscriber after the value being delivered,
+//   never before it: delivering the outer value after it left the other subscribers holding a value the property no
+//   longer had. A subscriber's last value is the property's value once deliveries are done.
+// - Callbacks never run under `lock`.
+
 /// A value whose changes are a signal: subscribers get the current value at once, then every assignment,
-/// synchronously, on the assigning thread.
+/// synchronously.
 ///
 /// This is the deterministic counterpart of ``observe(_:_:on:)`` (GYSignal's KVO binding): no scheduler and no
 /// coalescing; each assignment reaches every subscriber, in the order they subscribed, before `value`'s setter
-/// returns. Assign from one thread at a time (as a UI model is); concurrent assignments each reach every subscriber,
-/// in no agreed order.
+/// returns. An assignment made while another is being delivered — from a subscriber's callback, or from another
+/// thread — is delivered right after it, in order, by the thread delivering (so that setter may return first): every
+/// subscriber hears the values in the order the property took them, and ends holding the property's value.
 ///
 /// ```swift
 /// let purchaseNum = ObservableProperty(1)
@@ -16,12 +26,22 @@ let propertyCounter = LiveObjectCounter("Signal.ObservableProperty")
 /// purchaseNum.value = 2                                     // value=2
 /// ```
 public final class ObservableProperty<Value: Sendable>: @unchecked Sendable {
-    // `current` and `subscribers` are guarded by `lock`. `subscribers` keeps the order of subscription, so every
-    // value reaches subscribers in registration order (a dictionary's order changed from run to run); a disposal
-    // removes its subscriber by key (see `KeyedList`).
+    /// One value for the subscribers it goes to.
+    private typealias Delivery = (targets: [SignalSubscriber<Value, Never>], value: Value)
+
+    // `current`, `subscribers`, `pending` and `delivering` are guarded by `lock`. `subscribers` keeps the order of
+    // subscription, so every value reaches subscribers in registration order (a dictionary's order changed from run
+    // to run); a disposal removes its subscriber by key (see `KeyedList`).
     private let lock = Lock()
     private var current: Value
     private var subscribers = KeyedList<SignalSubscriber<Value, Never>>()
+    /// Deliveries not started yet, in the order they were accepted (see the invariants above).
+    private var pending: [Delivery] = []
+    /// Some thread is delivering; the others queue in `pending`.
+    private var delivering = false
+    /// The batch being delivered: touched only by the thread that set `delivering`. Swapped with `pending`, so a
+    /// steady stream of assignments allocates no queue.
+    private var batch: [Delivery] = []
 
     public init(_ value: Value) {
         current = value
@@ -37,11 +57,11 @@ public final class ObservableProperty<Value: Sendable>: @unchecked Sendable {
     public var value: Value {
         get { lock.withLock { current } }
         set {
-            let targets = lock.withLock { () -> [SignalSubscriber<Value, Never>] in
-                current = newValue
-                return subscribers.elements
-            }
-            for target in targets { target.send(newValue) }
+            lock.lock()
+            current = newValue
+            if !subscribers.isEmpty { pending.append((subscribers.elements, newValue)) }
+            lock.unlock()
+            deliver()
         }
     }
 
@@ -54,8 +74,13 @@ public final class ObservableProperty<Value: Sendable>: @unchecked Sendable {
                 subscriber.sendComplete()
                 return .empty
             }
-            let (key, value) = lock.withLock { (subscribers.append(subscriber), current) }
-            subscriber.send(value)
+            let key = lock.withLock { () -> KeyedList<SignalSubscriber<Value, Never>>.Key in
+                // Queued behind the assignments already accepted, which do not go to this subscriber: it hears
+                // `current` first, then only later assignments.
+                pending.append(([subscriber], current))
+                return subscribers.append(subscriber)
+            }
+            deliver()
             return Disposer { [weak self] in
                 guard let self else { return }
                 // Released after the lock: its last release may run user code.
@@ -63,6 +88,24 @@ public final class ObservableProperty<Value: Sendable>: @unchecked Sendable {
                 withExtendedLifetime(removed) {}
             }
         }
+    }
+
+    /// Delivers what is queued, in order, unless another thread (or this one, from a callback) already is.
+    private func deliver() {
+        lock.lock()
+        if delivering { return lock.unlock() }
+        delivering = true
+        while !pending.isEmpty {
+            swap(&pending, &batch)
+            lock.unlock()
+            for (targets, value) in batch {
+                for target in targets { target.send(value) }
+            }
+            batch.removeAll(keepingCapacity: true)
+            lock.lock()
+        }
+        delivering = false
+        lock.unlock()
     }
 }
 

@@ -1,28 +1,41 @@
 import RippleCore
 
 extension Signal {
-    /// Shifts every event — values, error and completion — later by `interval` on `scheduler`, keeping their order.
+    /// Shifts every event — values, error and completion — later by `interval` on `scheduler`, keeping their order
+    /// whatever order the scheduler runs its work in (see `ScheduledHandOff`).
     public func delay(_ interval: Duration, on scheduler: some Scheduling) -> Signal {
         requirePositive(interval, "Signal.delay(_:on:)")
         let source = asUpstream
         return Signal(depth: depthAbove) { downstream in
             let pending = ScheduledWork()
+            let handOff = ScheduledHandOff<Value, Failure>()
+            @Sendable func hand(_ event: ScheduledHandOff<Value, Failure>.Event) {
+                guard handOff.enqueue(event) else { return }
+                pending.schedule(on: scheduler, after: interval) { handOff.deliverDue(to: downstream) }
+            }
             let upstream = source.subscribe(SignalSubscriber(
-                value: { value in pending.schedule(on: scheduler, after: interval) { downstream.send(value) } },
-                error: { error in pending.schedule(on: scheduler, after: interval) { downstream.sendError(error) } },
-                complete: { pending.schedule(on: scheduler, after: interval) { downstream.sendComplete() } }))
+                value: { hand(.value($0)) },
+                error: { hand(.error($0)) },
+                complete: { hand(.complete) }))
             return Disposer {
                 upstream.dispose()
                 pending.cancelAll()
+                handOff.cancel()
             }
         }
     }
 }
 
 /// Scheduled work a subscription may still cancel. `@unchecked Sendable`: state guarded by `lock`.
+///
+/// Invariant: `items` holds an entry exactly for the work scheduled and not yet run — reserved (nil) before the
+/// scheduler is called, then given its token unless the work already ran. So work that ran before its token came
+/// back (a queue scheduler's thread can run it before `schedule(after:)` returns, and a `DispatchWorkItem` that ran
+/// does not report itself cancelled) leaves nothing behind; keeping its token kept the work's event and downstream
+/// until the subscription ended, one per event.
 final class ScheduledWork: @unchecked Sendable {
     private let lock = Lock()
-    private var items: [UInt64: any CancelToken] = [:]
+    private var items: [UInt64: (any CancelToken)?] = [:]
     private var nextID: UInt64 = 0
     private var cancelled = false
 
@@ -30,6 +43,7 @@ final class ScheduledWork: @unchecked Sendable {
         let id = lock.withLock { () -> UInt64? in
             guard !cancelled else { return nil }
             defer { nextID += 1 }
+            items[nextID] = .some(nil)
             return nextID
         }
         guard let id else { return }
@@ -39,8 +53,8 @@ final class ScheduledWork: @unchecked Sendable {
         }
         let cancelNow = lock.withLock { () -> Bool in
             if cancelled { return true }
-            // The work may already have run (an immediate scheduler); then there is nothing left to track.
-            if !work.isCancelled { items[id] = work }
+            // Still reserved: the work has not run yet (an immediate scheduler, or another thread, may have run it).
+            if items.index(forKey: id) != nil { items[id] = work }
             return false
         }
         if cancelNow { work.cancel() }
@@ -50,7 +64,7 @@ final class ScheduledWork: @unchecked Sendable {
         let taken = lock.withLock { () -> [any CancelToken] in
             cancelled = true
             defer { items = [:] }
-            return Array(items.values)
+            return items.values.compactMap { $0 }
         }
         for work in taken { work.cancel() }
     }

@@ -1,14 +1,24 @@
 import RippleCore
 
 extension Signal {
-    /// Delivers every event on `scheduler`, in the order they were sent.
+    /// Delivers every event on `scheduler`, in the order they were sent, whatever order the scheduler runs its work
+    /// in (see `ScheduledHandOff`).
     public func deliver(on scheduler: some Scheduling) -> Signal {
         let upstream = asUpstream
         return Signal(depth: depthAbove) { downstream in
-            upstream.subscribe(SignalSubscriber(
-                value: { value in scheduler.schedule { downstream.send(value) } },
-                error: { error in scheduler.schedule { downstream.sendError(error) } },
-                complete: { scheduler.schedule { downstream.sendComplete() } }))
+            let handOff = ScheduledHandOff<Value, Failure>()
+            @Sendable func hand(_ event: ScheduledHandOff<Value, Failure>.Event) {
+                guard handOff.enqueue(event) else { return }
+                scheduler.schedule { handOff.deliverDue(to: downstream) }
+            }
+            let subscription = upstream.subscribe(SignalSubscriber(
+                value: { hand(.value($0)) },
+                error: { hand(.error($0)) },
+                complete: { hand(.complete) }))
+            return Disposer {
+                subscription.dispose()
+                handOff.cancel()
+            }
         }
     }
 }

@@ -84,7 +84,23 @@ final class FlattenMapState<Input: Sendable, Output: Sendable, Failure: Error>: 
         if let just = inner.justValue { return emit(just) }  // releases `lock`
         let id = members.enter()
         lock.unlock()
-        // Subscribed at this state's level at least (see `SubscriptionTrampoline`).
+        if innerMustWait() {
+            subscribeInnerLater {
+                // Ended meanwhile: not subscribed at all.
+                self.lock.lock()
+                let open = self.isOpen
+                self.lock.unlock()
+                if open { self.subscribe(inner, as: id) }
+            }
+        } else {
+            subscribe(inner, as: id)
+        }
+    }
+
+    /// Subscribes inner signal `inner` as member `id`, at this state's level at least (see `SubscriptionTrampoline`);
+    /// disposes it if the result ended meanwhile.
+    @inlinable
+    func subscribe(_ inner: Signal<Output, Failure>, as id: Int) {
         let subscription = subscribing(above: level) {
             inner.attach(value: { self.forward($0) }, error: { self.fail($0) }, complete: { self.leave(id) })
         }

@@ -144,8 +144,24 @@ final class SwitchToLatestState<Input: Sendable, Output: Sendable, Failure: Erro
         innerActive = true
         lock.unlock()
         previous?.dispose()
+        if innerMustWait() {
+            subscribeInnerLater {
+                // Superseded or ended meanwhile: not subscribed at all.
+                self.lock.lock()
+                let superseded = self.generation != current || !self.isOpen
+                self.lock.unlock()
+                if !superseded { self.subscribe(next, generation: current) }
+            }
+        } else {
+            subscribe(next, generation: current)
+        }
+    }
+
+    /// Subscribes inner signal `next` of generation `current`, at this state's level at least (see
+    /// `SubscriptionTrampoline`); disposes it if a newer inner superseded it or the result ended meanwhile.
+    @inlinable
+    func subscribe(_ next: Signal<Output, Failure>, generation current: Int) {
         let link = LatestInnerLink(state: self, generation: current)
-        // Subscribed at this state's level at least (see `SubscriptionTrampoline`).
         let subscription = subscribing(above: level) {
             next.attach(value: { link.value($0) }, error: { link.error($0) }, complete: { link.complete() })
         }

@@ -1,9 +1,11 @@
 import Synchronization
 
 // Invariants: the hooks run on the thread of the event they watch, before it goes downstream (`subscribed` before
-// the source's action runs); the signal's events pass unchanged. `disposed` runs only when the subscription ends
-// without an error or a completion passing through (disposed, or released), exactly once; after a terminal event it
-// never runs. Per subscription: the flag that tells the two apart lives in the subscription's closure context.
+// the source's action runs); the signal's events pass unchanged. A subscription ends once, claimed by whichever
+// comes first: a terminal event (its `error` or `complete` hook runs) or the cleanup, on disposal or release (the
+// `disposed` hook runs): never both. A flag set by the terminal callback and read by the cleanup let a disposal on
+// another thread read it before the terminal callback set it, and both hooks ran. Per subscription: the claim
+// lives in the subscription's closure context.
 
 extension Signal {
     /// Runs side effects on a subscription's events without changing them (Combine's `handleEvents`, RxSwift's
@@ -23,10 +25,11 @@ extension Signal {
     /// - Parameters:
     ///   - subscribed: runs when a subscription starts, before the source's action.
     ///   - value: runs with each value, before it is delivered.
-    ///   - error: runs with the error, before it is delivered.
-    ///   - complete: runs on completion, before it is delivered.
+    ///   - error: runs with the error, before it is delivered (not if the subscription was disposed first).
+    ///   - complete: runs on completion, before it is delivered (not if the subscription was disposed first).
     ///   - disposed: runs when the subscription ends without an error or a completion (disposed or released), once
-    ///     (Combine's `receiveCancel`).
+    ///     (Combine's `receiveCancel`). A subscription's end runs exactly one of `error`, `complete` and `disposed`,
+    ///     even when a disposal races the terminal event on another thread.
     public func handleEvents(subscribed: (@Sendable () -> Void)? = nil,
                              value: (@Sendable (Value) -> Void)? = nil,
                              error: (@Sendable (Failure) -> Void)? = nil,
@@ -35,24 +38,23 @@ extension Signal {
         let source = asUpstream
         return Signal(depth: depthAbove) { downstream in
             subscribed?()
-            let terminated = TerminalFlag()
+            let end = SubscriptionEnd()
             let upstream = source.subscribe(SignalSubscriber(
                 value: { received in
                     value?(received)
                     downstream.send(received)
                 },
                 error: { failure in
-                    terminated.set()
-                    error?(failure)
+                    // Disposed first: the downstream, ended, drops the error; its hook does not run.
+                    if end.claimForTerminalEvent() { error?(failure) }
                     downstream.sendError(failure)
                 },
                 complete: {
-                    terminated.set()
-                    complete?()
+                    if end.claimForTerminalEvent() { complete?() }
                     downstream.sendComplete()
                 }))
             return Disposer {
-                if !terminated.isSet {
+                if end.claimForDisposal() {
                     disposed?()
                 }
                 upstream.dispose()
@@ -61,16 +63,19 @@ extension Signal {
     }
 }
 
-/// Whether a terminal event passed a `handleEvents` subscription: set by the delivering thread, read by whichever
-/// thread runs the cleanup (after the terminal callback when the event ended it, so the store is visible).
-final class TerminalFlag: Sendable {
-    private let flag = Atomic<Bool>(false)
+/// How a `handleEvents` subscription ended, claimed once (see the invariants above): by a terminal event, on the
+/// delivering thread, or by the cleanup, on whichever thread disposes or releases the subscription.
+final class SubscriptionEnd: Sendable {
+    private static var open: UInt8 { 0 }
+    private let state = Atomic<UInt8>(SubscriptionEnd.open)
 
-    func set() {
-        flag.store(true, ordering: .releasing)
+    /// True if a terminal event ends the subscription (its hook runs); false if the cleanup claimed the end first.
+    func claimForTerminalEvent() -> Bool {
+        state.compareExchange(expected: Self.open, desired: 1, ordering: .acquiringAndReleasing).exchanged
     }
 
-    var isSet: Bool {
-        flag.load(ordering: .acquiring)
+    /// True if disposal or release ends the subscription (`disposed` runs); false after a terminal event claimed it.
+    func claimForDisposal() -> Bool {
+        state.compareExchange(expected: Self.open, desired: 2, ordering: .acquiringAndReleasing).exchanged
     }
 }

@@ -1,7 +1,8 @@
 import RippleCore
 
 // Invariants: a timer of `interval` runs from the subscription and restarts at every value; if it fires first, the
-// source is disposed and the result completes (or fails with `customError()`). A source's error or completion
+// source is disposed (never subscribed, if it fired before that) and the result completes (or fails with
+// `customError()`). A source's error or completion
 // cancels the timer. Disposal cancels both. The callbacks own the downstream; the cleanup owns only the timer and
 // the source's disposer.
 
@@ -27,6 +28,9 @@ extension Signal {
                 state.keep(timer, for: generation)
             }
             arm()
+            // Fired already (an immediate scheduler, or a tiny interval on another thread): the result has ended, so
+            // the source (a request, say) is not started for nothing.
+            guard state.isLive else { return .empty }
             let upstream = source.subscribe(SignalSubscriber(
                 value: { value in
                     guard state.isLive else { return }

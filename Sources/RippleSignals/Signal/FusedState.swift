@@ -20,7 +20,10 @@ import Synchronization
 //   price: a lock pair per level per value where a subscriber's two compare-exchanges were (FlatMapsPumping 389 →
 //   473 instructions a value).
 // - Depth (see `SubscriptionTrampoline`): a state takes a level when it starts, as a subscriber does, and raises the
-//   thread's level to it while it subscribes an inner signal. A state `deepLevel` or more levels deep is a
+//   thread's level to it while it subscribes an inner signal, unless the thread is `maxLevels` above the running
+//   step's base: the inner signal is then subscribed from a step queued for the root (`subscribeInnerLater`), as a
+//   deferred subscriber subscribes. An inner `flatMap` over `just` sources makes no subscriber whose deferral would
+//   cut the recursion, so nesting them recursed once per level. A state `deepLevel` or more levels deep is a
 //   checkpoint: each hand-off to the downstream, and the freeing of the downstream's callbacks, is a counted step of
 //   the trampoline; a step queued for the root goes through `pending` (with `emitting` set, so later emissions queue
 //   behind it), so the downstream still hears everything in order.
@@ -98,6 +101,23 @@ class FusedState<Output: Sendable, Failure: Error>: Disposer, @unchecked Sendabl
         self.level = level
         deep = Int(level) >= SubscriptionTrampoline.deepLevel
         return trampoline
+    }
+
+    /// Whether an inner signal subscribed from here now must wait for the root: the thread is `maxLevels` levels
+    /// above the running step's base (see `SubscriptionTrampoline`). Out of line: only inner signals that are not a
+    /// `just` get here, each a subscription of its own.
+    @usableFromInline @inline(never)
+    final func innerMustWait() -> Bool {
+        currentTrampoline().with { trampoline in
+            trampoline.running && trampoline.level &- trampoline.stepBase >= SubscriptionTrampoline.maxLevels
+        }
+    }
+
+    /// Queues `subscribe` (an inner signal's subscription, see ``innerMustWait()``) for the root, at the current
+    /// level. It owns this state until it runs; it should subscribe nothing if the state has ended meanwhile.
+    @usableFromInline @inline(never)
+    final func subscribeInnerLater(_ subscribe: @escaping () -> Void) {
+        currentTrampoline().with { $0.enqueue(subscribe) }
     }
 
     /// Checks the hand-off's invariants before a downstream callback runs (`RIPPLE_INTERNAL_CHECKS`): the calling

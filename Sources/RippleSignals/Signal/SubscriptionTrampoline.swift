@@ -13,7 +13,8 @@ import RippleCore
 //   `retry`, an inner of `flatMap` or `flatMapLatest` — first raises it to its downstream's level, so a chain built
 //   over time, one subscription per event, counts its levels as a chain built at once does).
 // - A subscription `maxLevels` levels above the level where the running step began is queued for the root (its
-//   subscriber is `deferred`), and runs, keeping its level, after the current step returns.
+//   subscriber is `deferred`; a fused state queues an inner signal's subscription), and runs, keeping its level,
+//   after the current step returns.
 // - Subscribers and fused states `deepLevel` or more levels deep are "checkpoints": each delivery, each terminal
 //   event, each cleanup and each freeing of the chain they hold counts one `nested` step while it runs; once
 //   `maxNested` such steps are on the stack of the running step, the next is queued for the root (a delivery through
