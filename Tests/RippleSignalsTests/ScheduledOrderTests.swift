@@ -33,24 +33,22 @@ struct ScheduledOrderTests {
 
     @Test("deliver(on:): values, then completion, in the order sent", arguments: [false, true])
     func deliverOnKeepsOrder(_ failing: Bool) {
-        let scheduler = NewestFirstScheduler()
-        let source = ManualSource<Int, TestError>()
-        let recorder = Recorder<Event<Int>>()
-        source.signal.deliver(on: scheduler).record(into: recorder)
-        source.send(1)
-        source.send(2)
-        source.send(3)
-        if failing { source.sendError(TestError(7)) } else { source.sendComplete() }
-        scheduler.runNewestFirst()
-        #expect(recorder.values == [.value(1), .value(2), .value(3), failing ? .error(7) : .complete])
+        checkOrder(failing: failing) { $0.deliver(on: $1) }
     }
 
     @Test("delay: values, then completion, in the order sent", arguments: [false, true])
     func delayKeepsOrder(_ failing: Bool) {
+        checkOrder(failing: failing) { $0.delay(.seconds(1), on: $1) }
+    }
+
+    /// Sends 1, 2, 3 and a completion (or an error) through `apply` on a newest-first scheduler: the recorder must
+    /// hear them in the order sent.
+    private func checkOrder(failing: Bool,
+                            _ apply: (Signal<Int, TestError>, NewestFirstScheduler) -> Signal<Int, TestError>) {
         let scheduler = NewestFirstScheduler()
         let source = ManualSource<Int, TestError>()
         let recorder = Recorder<Event<Int>>()
-        source.signal.delay(.seconds(1), on: scheduler).record(into: recorder)
+        apply(source.signal, scheduler).record(into: recorder)
         source.send(1)
         source.send(2)
         source.send(3)
