@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// Runs work asynchronously on a `DispatchQueue`.
 ///
@@ -22,17 +23,17 @@ public struct QueueScheduler: Scheduling {
 
     @discardableResult
     public func schedule(_ action: @escaping @Sendable () -> Void) -> any CancelToken {
-        let work = DispatchWorkItem(block: action)
+        let (work, token) = DispatchWorkToken.make(action)
         queue.async(execute: work)
-        return DispatchWorkToken(work)
+        return token
     }
 
     @discardableResult
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any CancelToken {
-        let work = DispatchWorkItem(block: action)
+        let (work, token) = DispatchWorkToken.make(action)
         let nanoseconds = max(0, Self.nanoseconds(of: delay))
         queue.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds)), execute: work)
-        return DispatchWorkToken(work)
+        return token
     }
 
     static func nanoseconds(of duration: Duration) -> Int64 {
@@ -51,13 +52,32 @@ extension Scheduling where Self == QueueScheduler {
     public static var main: QueueScheduler { QueueScheduler(.main) }
 }
 
-/// Cancels a not-yet-started `DispatchWorkItem`.
+/// Cancels a not-yet-started `DispatchWorkItem`; reads as cancelled once the work was cancelled or has run, as
+/// ``CancelToken/isCancelled`` promises (a `DispatchWorkItem` that has run is not `isCancelled`).
 private final class DispatchWorkToken: CancelToken, @unchecked Sendable {
     // DispatchWorkItem is thread-safe; it is only declared non-Sendable on some platforms.
     private let work: DispatchWorkItem
+    private let end: WorkEnd
 
-    init(_ work: DispatchWorkItem) {
+    /// Set by the work once it has run. A box of its own: the work capturing the token would make a cycle (the
+    /// token holds the work, which keeps its block).
+    private final class WorkEnd: Sendable {
+        let ran = Atomic<Bool>(false)
+    }
+
+    private init(_ work: DispatchWorkItem, _ end: WorkEnd) {
         self.work = work
+        self.end = end
+    }
+
+    /// A work item running `action`, and its token.
+    static func make(_ action: @escaping @Sendable () -> Void) -> (DispatchWorkItem, DispatchWorkToken) {
+        let end = WorkEnd()
+        let work = DispatchWorkItem {
+            action()
+            end.ran.store(true, ordering: .releasing)
+        }
+        return (work, DispatchWorkToken(work, end))
     }
 
     func cancel() {
@@ -65,6 +85,6 @@ private final class DispatchWorkToken: CancelToken, @unchecked Sendable {
     }
 
     var isCancelled: Bool {
-        work.isCancelled
+        work.isCancelled || end.ran.load(ordering: .acquiring)
     }
 }

@@ -31,6 +31,24 @@ struct SchedulerTests {
         #expect(seen.value == ["0@test-queue", "1@test-queue", "2@test-queue"])
     }
 
+    /// `isCancelled` is also true once the work has ended on its own (`CancelToken`'s contract): a holder that asks
+    /// it before cancelling, or keeps tokens only for work still pending (`delay`), can let a finished one go.
+    @Test func queueSchedulerTokenReadsCancelledOnceItsWorkHasRun() {
+        let queue = DispatchQueue(label: "ripple.test.token")
+        let ran = DispatchSemaphore(value: 0)
+        let scheduler: some Scheduling = .queue(queue)
+        let tokens = [scheduler.schedule { ran.signal() }, scheduler.schedule(after: .zero) { ran.signal() }]
+        ran.wait()
+        ran.wait()
+        // The work item is marked after its block returns: this barrier waits for both.
+        queue.sync {}
+        #expect(tokens.map(\.isCancelled) == [true, true])
+        let pending = scheduler.schedule(after: .seconds(3_600)) {}
+        #expect(!pending.isCancelled)
+        pending.cancel()
+        #expect(pending.isCancelled)
+    }
+
     @Test func queueSchedulerCancelledWorkDoesNotRun() {
         let queue = DispatchQueue(label: "ripple.test.cancel")
         let ran = Locked(false)
