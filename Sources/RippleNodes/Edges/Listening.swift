@@ -122,8 +122,13 @@ public struct Listening<Value: Sendable> {
     @discardableResult
     public func withContextBlock(on scheduler: some Scheduling,
                                  _ block: @escaping @Sendable (Value, (any Sendable)?) -> Void) -> any CancelToken {
-        withContextBlock { value, context in
-            scheduler.schedule { block(value, context) }
+        // Each call waits in the hand-off: `Scheduling` promises no order between two pieces of work (a concurrent
+        // queue may run the later first), so the n-th piece of work to run makes the n-th call (see
+        // `ScheduledHandOff`).
+        let handOff = ScheduledHandOff<ScheduledCall<Value>>()
+        return withContextBlock { value, context in
+            guard handOff.enqueue(ScheduledCall(value: value, context: context)) else { return }
+            scheduler.schedule { handOff.deliverDue { block($0.value, $0.context) } }
         }
     }
 
@@ -176,4 +181,10 @@ private final class CancelSlot: @unchecked Sendable {
         }
         (target as? any CancelToken)?.cancel()
     }
+}
+
+/// A listener call waiting for its scheduled work (see `Listening.withContextBlock(on:_:)`).
+struct ScheduledCall<Value: Sendable>: Sendable {
+    let value: Value
+    let context: (any Sendable)?
 }

@@ -1,9 +1,10 @@
 import RippleCore
 
-/// Passes every value on after a fixed interval, through a scheduler.
+/// Passes every value on after a fixed interval, through a scheduler, in setting order (see `ScheduledValue`).
 final class DelayTransform<Value: Sendable>: Transform<Value, Value>, @unchecked Sendable {
     let interval: Duration
     let scheduler: any Scheduling
+    let handOff = ScheduledHandOff<ScheduledValue<Value>>()
 
     init(interval: Duration, scheduler: any Scheduling) {
         self.interval = interval
@@ -11,10 +12,7 @@ final class DelayTransform<Value: Sendable>: Transform<Value, Value>, @unchecked
     }
 
     override func next(_ value: Value, senders: SenderList, context: (any Sendable)?) {
-        let snapshot = senders.snapshot()
-        scheduler.schedule(after: interval) { [weak self] in
-            self?.emit(value, after: snapshot, context: context)
-        }
+        hand(value, senders: senders, context: context, to: handOff) { scheduler.schedule(after: interval, $0) }
     }
 }
 

@@ -1,18 +1,16 @@
 import RippleCore
 
-/// Moves each value, and everything downstream of it, onto a scheduler.
+/// Moves each value, and everything downstream of it, onto a scheduler, in setting order (see `ScheduledValue`).
 final class DeliverTransform<Value: Sendable>: Transform<Value, Value>, @unchecked Sendable {
     let scheduler: any Scheduling
+    let handOff = ScheduledHandOff<ScheduledValue<Value>>()
 
     init(scheduler: any Scheduling) {
         self.scheduler = scheduler
     }
 
     override func next(_ value: Value, senders: SenderList, context: (any Sendable)?) {
-        let snapshot = senders.snapshot()
-        scheduler.schedule { [weak self] in
-            self?.emit(value, after: snapshot, context: context)
-        }
+        hand(value, senders: senders, context: context, to: handOff) { scheduler.schedule($0) }
     }
 }
 

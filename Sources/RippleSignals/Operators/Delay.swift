@@ -8,10 +8,10 @@ extension Signal {
         let source = asUpstream
         return Signal(depth: depthAbove) { downstream in
             let pending = ScheduledWork()
-            let handOff = ScheduledHandOff<Value, Failure>()
-            @Sendable func hand(_ event: ScheduledHandOff<Value, Failure>.Event) {
+            let handOff = ScheduledHandOff<ScheduledEvent<Value, Failure>>()
+            @Sendable func hand(_ event: ScheduledEvent<Value, Failure>) {
                 guard handOff.enqueue(event) else { return }
-                pending.schedule(on: scheduler, after: interval) { handOff.deliverDue(to: downstream) }
+                pending.schedule(on: scheduler, after: interval) { handOff.deliverDue { $0.send(to: downstream) } }
             }
             let upstream = source.subscribe(SignalSubscriber(
                 value: { hand(.value($0)) },

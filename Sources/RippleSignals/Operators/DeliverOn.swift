@@ -6,10 +6,10 @@ extension Signal {
     public func deliver(on scheduler: some Scheduling) -> Signal {
         let upstream = asUpstream
         return Signal(depth: depthAbove) { downstream in
-            let handOff = ScheduledHandOff<Value, Failure>()
-            @Sendable func hand(_ event: ScheduledHandOff<Value, Failure>.Event) {
+            let handOff = ScheduledHandOff<ScheduledEvent<Value, Failure>>()
+            @Sendable func hand(_ event: ScheduledEvent<Value, Failure>) {
                 guard handOff.enqueue(event) else { return }
-                scheduler.schedule { handOff.deliverDue(to: downstream) }
+                scheduler.schedule { handOff.deliverDue { $0.send(to: downstream) } }
             }
             let subscription = upstream.subscribe(SignalSubscriber(
                 value: { hand(.value($0)) },
