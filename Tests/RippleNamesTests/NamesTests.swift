@@ -56,7 +56,7 @@ struct NamesTests {
         (TestScheduler.self, "RippleTesting"), (Recorder<Int>.self, "RippleTesting"),
         (LeakTracker.self, "RippleTesting"), (Recorded<Int>.self, "RippleTesting"),
         (RecordedDifference<Int>.self, "RippleTesting"), (TestSignal<Int, Never>.self, "RippleTesting"),
-        (TestSubscription.self, "RippleTesting"),
+        (TestSubscription.self, "RippleTesting"), (NewestFirstScheduler.self, "RippleTesting"),
     ]
 
     @Test func everyPublicTypeResolvesToRipple() {

@@ -9,25 +9,6 @@ import Testing
 
 @Suite("Nodes on a scheduler that runs work out of order")
 struct NodeScheduledOrderTests {
-    /// Holds the work it is given and runs it newest first. Delays are ignored: only the order matters here.
-    final class NewestFirstScheduler: Scheduling, @unchecked Sendable {
-        private let work = Locked<[@Sendable () -> Void]>([])
-        var now: Duration { .zero }
-
-        func schedule(_ action: @escaping @Sendable () -> Void) -> any CancelToken {
-            schedule(after: .zero, action)
-        }
-
-        func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any CancelToken {
-            work.withLock { $0.append(action) }
-            return ClosureCancelToken()
-        }
-
-        func runNewestFirst() {
-            while let next = work.withLock({ $0.popLast() }) { next() }
-        }
-    }
-
     @Test(arguments: ["deliver(on:)", "delay"])
     func aNodeOnTheSchedulerEndsWithTheLastValueSet(_ operatorName: String) {
         let scheduler = NewestFirstScheduler()

@@ -10,27 +10,6 @@ import Testing
 
 @Suite("deliver(on:) and delay on a scheduler that runs work out of order")
 struct ScheduledOrderTests {
-    /// Holds the work it is given and runs it newest first, as a concurrent queue may when its later blocks get a
-    /// thread first. Delays are ignored: only the order matters here.
-    final class NewestFirstScheduler: Scheduling, @unchecked Sendable {
-        private let work = Locked<[@Sendable () -> Void]>([])
-        var now: Duration { .zero }
-
-        func schedule(_ action: @escaping @Sendable () -> Void) -> any CancelToken {
-            schedule(after: .zero, action)
-        }
-
-        func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any CancelToken {
-            work.withLock { $0.append(action) }
-            return ClosureCancelToken()
-        }
-
-        /// Runs everything held, newest first, until nothing is left.
-        func runNewestFirst() {
-            while let next = work.withLock({ $0.popLast() }) { next() }
-        }
-    }
-
     @Test("deliver(on:): values, then completion, in the order sent", arguments: [false, true])
     func deliverOnKeepsOrder(_ failing: Bool) {
         checkOrder(failing: failing) { $0.deliver(on: $1) }
