@@ -60,7 +60,9 @@ extension Node {
         guard var next = current else { return }
         var context: (any Sendable)? = nil
         while true {
-            if edge.callState.load(ordering: .acquiring) & ListenEdge<Value>.detachedBit == 0 { edge.action(next, context) }
+            if edge.callState.load(ordering: .acquiring) & ListenEdge<Value>.detachedBit == 0 {
+                edge.action(next, context)
+            }
             edge.handoffLock.lock()
             guard let handed = edge.handoff else {
                 edge.delivering = false

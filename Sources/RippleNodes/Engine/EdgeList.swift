@@ -30,11 +30,12 @@ struct EdgeCounts {
 //   order, then the downstream entries, in link order. Not generic, so building one needs no generic metadata; every
 //   node without edges shares `empty`.
 // - A list some propagation is reading (see `EdgeSnapshot.swift`), or that a queued listener call reads (see
-//   ``addQueuedReader()``), is never mutated: a change builds a new list and the old one is retired. With no reader (the common case: attaching or cancelling outside a propagation), the list is
-//   changed in place: an append uses spare capacity (doubled when full, so attaching is O(1) amortised), and a
-//   cancelled listener's or unlinked slot's place becomes a *tombstone* (the list's own address, not retained) found
-//   through the edge's `listIndex`, so cancelling is O(1); the tombstones are squeezed out once they are more than
-//   half of the places. Readers skip tombstones.
+//   ``addQueuedReader()``), is never mutated: a change builds a new list and the old one is retired. With no reader
+//   (the common case: attaching or cancelling outside a propagation), the list is changed in place: an append uses
+//   spare capacity (doubled when full, so attaching is O(1) amortised), and a cancelled listener's or unlinked
+//   slot's place becomes a *tombstone* (the list's own address, not retained) found through the edge's `listIndex`,
+//   so cancelling is O(1); the tombstones are squeezed out once they are more than half of the places. Readers skip
+//   tombstones.
 @usableFromInline
 final class EdgeList: ManagedBuffer<EdgeCounts, Unmanaged<AnyObject>> {
     /// The list of every node without listeners or downstream transforms. `nonisolated(unsafe)`: a built list is
