@@ -4,9 +4,8 @@ let propertyCounter = LiveObjectCounter("Signal.ObservableProperty")
 
 // Invariants:
 // - Every delivery (an assignment's value to the subscribers there when it was made, a new subscriber's current
-//   value) is queued under `lock` in the order `current` changed, and delivered in that order by whichever thread
-//   finds no delivery running (`delivering`); it also delivers what is queued meanwhile. So an assignment made from
-//   a subscriber's callback (a clamp, a two-way binding) reaches every subscriber after the value being delivered,
+//   value) is queued under `lock` in the order `current` changed (see `DeliveryQueue`). So an assignment made from a
+//   subscriber's callback (a clamp, a two-way binding) reaches every subscriber after the value being delivered,
 //   never before it: delivering the outer value after it left the other subscribers holding a value the property no
 //   longer had. A subscriber's last value is the property's value once deliveries are done.
 // - Callbacks never run under `lock`.
@@ -26,25 +25,17 @@ let propertyCounter = LiveObjectCounter("Signal.ObservableProperty")
 /// purchaseNum.value = 2                                     // value=2
 /// ```
 public final class ObservableProperty<Value: Sendable>: @unchecked Sendable {
-    /// One value for the subscribers it goes to.
-    private typealias Delivery = (targets: [SignalSubscriber<Value, Never>], value: Value)
-
-    // `current`, `subscribers`, `pending` and `delivering` are guarded by `lock`. `subscribers` keeps the order of
+    // `current` and `subscribers` are guarded by `lock`, and so is `deliveries`. `subscribers` keeps the order of
     // subscription, so every value reaches subscribers in registration order (a dictionary's order changed from run
     // to run); a disposal removes its subscriber by key (see `KeyedList`).
     private let lock = Lock()
     private var current: Value
     private var subscribers = KeyedList<SignalSubscriber<Value, Never>>()
-    /// Deliveries not started yet, in the order they were accepted (see the invariants above).
-    private var pending: [Delivery] = []
-    /// Some thread is delivering; the others queue in `pending`.
-    private var delivering = false
-    /// The batch being delivered: touched only by the thread that set `delivering`. Swapped with `pending`, so a
-    /// steady stream of assignments allocates no queue.
-    private var batch: [Delivery] = []
+    private let deliveries: DeliveryQueue<Value, Never>
 
     public init(_ value: Value) {
         current = value
+        deliveries = DeliveryQueue(lock: lock)
         propertyCounter.increment()
     }
 
@@ -59,9 +50,9 @@ public final class ObservableProperty<Value: Sendable>: @unchecked Sendable {
         set {
             lock.lock()
             current = newValue
-            if !subscribers.isEmpty { pending.append((subscribers.elements, newValue)) }
+            if !subscribers.isEmpty { deliveries.append(.value(newValue), to: subscribers.elements) }
             lock.unlock()
-            deliver()
+            deliveries.flush()
         }
     }
 
@@ -77,10 +68,10 @@ public final class ObservableProperty<Value: Sendable>: @unchecked Sendable {
             let key = lock.withLock { () -> KeyedList<SignalSubscriber<Value, Never>>.Key in
                 // Queued behind the assignments already accepted, which do not go to this subscriber: it hears
                 // `current` first, then only later assignments.
-                pending.append(([subscriber], current))
+                deliveries.append(.value(current), to: [subscriber])
                 return subscribers.append(subscriber)
             }
-            deliver()
+            deliveries.flush()
             return Disposer { [weak self] in
                 guard let self else { return }
                 // Released after the lock: its last release may run user code.
@@ -88,24 +79,6 @@ public final class ObservableProperty<Value: Sendable>: @unchecked Sendable {
                 withExtendedLifetime(removed) {}
             }
         }
-    }
-
-    /// Delivers what is queued, in order, unless another thread (or this one, from a callback) already is.
-    private func deliver() {
-        lock.lock()
-        if delivering { return lock.unlock() }
-        delivering = true
-        while !pending.isEmpty {
-            swap(&pending, &batch)
-            lock.unlock()
-            for (targets, value) in batch {
-                for target in targets { target.send(value) }
-            }
-            batch.removeAll(keepingCapacity: true)
-            lock.lock()
-        }
-        delivering = false
-        lock.unlock()
     }
 }
 

@@ -8,15 +8,10 @@ extension Signal {
         let source = asUpstream
         return Signal(depth: depthAbove) { downstream in
             let pending = ScheduledWork()
-            let handOff = ScheduledHandOff<ScheduledEvent<Value, Failure>>()
-            @Sendable func hand(_ event: ScheduledEvent<Value, Failure>) {
-                guard handOff.enqueue(event) else { return }
-                pending.schedule(on: scheduler, after: interval) { handOff.deliverDue { $0.send(to: downstream) } }
-            }
-            let upstream = source.subscribe(SignalSubscriber(
-                value: { hand(.value($0)) },
-                error: { hand(.error($0)) },
-                complete: { hand(.complete) }))
+            let handOff = ScheduledHandOff<SignalSubscriber<Value, Failure>.Event>()
+            let upstream = source.subscribe(handOff.subscriber(sendingTo: downstream) {
+                pending.schedule(on: scheduler, after: interval, $0)
+            })
             return Disposer {
                 upstream.dispose()
                 pending.cancelAll()

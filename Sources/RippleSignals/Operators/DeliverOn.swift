@@ -6,15 +6,8 @@ extension Signal {
     public func deliver(on scheduler: some Scheduling) -> Signal {
         let upstream = asUpstream
         return Signal(depth: depthAbove) { downstream in
-            let handOff = ScheduledHandOff<ScheduledEvent<Value, Failure>>()
-            @Sendable func hand(_ event: ScheduledEvent<Value, Failure>) {
-                guard handOff.enqueue(event) else { return }
-                scheduler.schedule { handOff.deliverDue { $0.send(to: downstream) } }
-            }
-            let subscription = upstream.subscribe(SignalSubscriber(
-                value: { hand(.value($0)) },
-                error: { hand(.error($0)) },
-                complete: { hand(.complete) }))
+            let handOff = ScheduledHandOff<SignalSubscriber<Value, Failure>.Event>()
+            let subscription = upstream.subscribe(handOff.subscriber(sendingTo: downstream) { scheduler.schedule($0) })
             return Disposer {
                 subscription.dispose()
                 handOff.cancel()

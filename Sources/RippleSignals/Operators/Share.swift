@@ -61,11 +61,7 @@ final class ShareHub<Value: Sendable, Failure: Error>: @unchecked Sendable {
 /// One upstream subscription of a shared signal and the subscribers it serves.
 /// `@unchecked Sendable`: the mutable state is guarded by the hub's `lock`.
 final class ShareConnection<Value: Sendable, Failure: Error>: @unchecked Sendable {
-    private enum Event {
-        case value(Value)
-        case error(Failure)
-        case complete
-    }
+    private typealias Event = SignalSubscriber<Value, Failure>.Event
 
     private let hub: ShareHub<Value, Failure>
     private var lock: Lock { hub.lock }
@@ -78,19 +74,19 @@ final class ShareConnection<Value: Sendable, Failure: Error>: @unchecked Sendabl
     private var upstream: Disposer?
     private var ended = false
     private var disconnected = false
-    /// Deliveries in acceptance order: each event with the subscribers it goes to.
-    private var pending: [(targets: [SignalSubscriber<Value, Failure>], event: Event)] = []
-    private var delivering = false
+    /// Each event with the subscribers it goes to, delivered in acceptance order.
+    private let deliveries: DeliveryQueue<Value, Failure>
 
     init(hub: ShareHub<Value, Failure>) {
         self.hub = hub
+        deliveries = DeliveryQueue(lock: hub.lock)
     }
 
     /// Called with `lock` held: adds `subscriber` and queues the replay for it; nil once this connection ended.
     func add(_ subscriber: SignalSubscriber<Value, Failure>) -> Key? {
         guard !ended, !disconnected else { return nil }
         let key = subscribers.append(subscriber)
-        for value in buffer { pending.append(([subscriber], .value(value))) }
+        for value in buffer { deliveries.append(.value(value), to: [subscriber]) }
         return key
     }
 
@@ -126,33 +122,14 @@ final class ShareConnection<Value: Sendable, Failure: Error>: @unchecked Sendabl
             buffer = []
             if hub.connection === self { hub.connection = nil }
         }
-        pending.append((targets, event))
+        deliveries.append(event, to: targets)
         lock.unlock()
         flush()
     }
 
     /// Delivers queued events in order unless another thread already is.
     func flush() {
-        lock.lock()
-        if delivering { return lock.unlock() }
-        delivering = true
-        while !pending.isEmpty {
-            let batch = pending
-            pending = []
-            lock.unlock()
-            for (targets, event) in batch {
-                for target in targets {
-                    switch event {
-                    case .value(let value): target.send(value)
-                    case .error(let error): target.sendError(error)
-                    case .complete: target.sendComplete()
-                    }
-                }
-            }
-            lock.lock()
-        }
-        delivering = false
-        lock.unlock()
+        deliveries.flush()
     }
 
     /// Subscriber `key` left; the last one to leave disposes the upstream subscription.

@@ -35,7 +35,7 @@ func countSubscriberMade() -> (TrampolineReference, UInt8, UInt32) {
 @_fixed_layout
 public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked Sendable {
     @usableFromInline
-    enum Event {
+    enum Event: Sendable {
         case value(Value)
         case error(Failure)
         case complete
@@ -247,6 +247,18 @@ public final class SignalSubscriber<Value: Sendable, Failure: Error>: @unchecked
         core.checkCallbackReturned()
         core.lock.lock()
         core.finish()
+    }
+
+    /// Sends `event` as ``send(_:)``, ``sendError(_:)`` or ``sendComplete()`` would: for an owner that queues events
+    /// (see `DeliveryQueue`, `ScheduledHandOff`). Out of line, as the queue helpers are (naming `Event` in `send`
+    /// would look its metadata up on every value).
+    @inline(never)
+    func send(_ event: Event) {
+        switch event {
+        case .value(let value): send(value)
+        case .error(let error): sendError(error)
+        case .complete: sendComplete()
+        }
     }
 
     func deliver(_ event: Event) {
