@@ -255,7 +255,6 @@ extension Node {
                 ? snapshot.object.toOpaque() : UnsafeMutableRawPointer(bitPattern: 1).unsafelyUnwrapped
             lock.unlock()
             state.path.push(ObjectIdentifier(self))
-            var index = 0
             if listenerCount == 1 {
                 if listeners[0].toOpaque() != tombstone {
                     listeners[0]._withUnsafeGuaranteedRef { object in
@@ -289,7 +288,7 @@ extension Node {
                 // Until the last edge, a later sibling may still change an upstream of what a push reaches.
                 let last = downstreamCount - 1
                 if last > 0 { state.openSiblings += 1 }
-                index = 0
+                var index = 0
                 while index < downstreamCount {
                     if index == last && last > 0 { state.openSiblings -= 1 }
                     // Once user code has run (an earlier hop's transforms), the transform may have been unlinked:
