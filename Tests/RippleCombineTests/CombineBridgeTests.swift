@@ -6,7 +6,6 @@ import RippleCore
 import RippleNodes
 import RippleSignals
 import RippleTesting
-import Synchronization
 import Testing
 
 private struct Boom: Error, Equatable {
@@ -15,7 +14,7 @@ private struct Boom: Error, Equatable {
 
 /// Collects what a Combine subscriber receives, in order.
 private final class Log<Value: Sendable>: @unchecked Sendable {
-    private let lock = Mutex<[String]>([])
+    private let lock = Locked<[String]>([])
     func add(_ line: String) { lock.withLock { $0.append(line) } }
     var lines: [String] { lock.withLock { $0 } }
 }
@@ -76,7 +75,7 @@ struct CombineBridgeTests {
     @Test("cancelling the Combine subscription disposes the signal subscription: cleanup runs, nothing more arrives")
     func signalCancellation() {
         let log = Log<Int>()
-        let sender = Mutex<SignalSubscriber<Int, Never>?>(nil)
+        let sender = Locked<SignalSubscriber<Int, Never>?>(nil)
         let signal = Signal<Int, Never> { subscriber in
             sender.withLock { $0 = subscriber }
             return Disposer { log.add("cleanup") }
@@ -134,7 +133,7 @@ struct CombineBridgeTests {
 
     @Test("signal.publisher: values sent later, from another thread, wait for demand")
     func signalDemandAcrossThreads() async {
-        let sender = Mutex<SignalSubscriber<Int, Never>?>(nil)
+        let sender = Locked<SignalSubscriber<Int, Never>?>(nil)
         let signal = Signal<Int, Never> { subscriber in
             sender.withLock { $0 = subscriber }
             return .empty

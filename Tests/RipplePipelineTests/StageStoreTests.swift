@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import RippleCore
 import RipplePipeline
 import RippleTesting
 import Synchronization
@@ -15,14 +16,14 @@ struct StageStoreTests {
     func stagesAddedOneByOne() {
         let port = NumberPort()
         let plumber = Plumber<Number>().addPort(port)
-        let misplaced = Mutex(0)
+        let misplaced = Locked(0)
         for position in 0..<Self.stageCount {
             plumber.addPipeline(ClosureStage("+\(position)") { (packet: Number, next) in
                 if next.stage.index != position || packet.value != position { misplaced.withLock { $0 += 1 } }
                 next(Number(packet.value + 1))
             })
         }
-        let outputs = Mutex<[Int]>([])
+        let outputs = Locked<[Int]>([])
         plumber.onOutput { packet in outputs.withLock { $0.append(packet.value) } }
         port.emit(Number(0), portNumber: 1)
         #expect(outputs.withLock { $0 } == [Self.stageCount])
@@ -35,7 +36,7 @@ struct StageStoreTests {
     func appendWhileEmitting() {
         let port = NumberPort()
         let plumber = Plumber<Number>().addPort(port)
-        let outputs = Mutex<[Int]>([])
+        let outputs = Locked<[Int]>([])
         plumber.onOutput { packet in outputs.withLock { $0.append(packet.value) } }
         let started = Atomic(false)
         let done = Atomic(false)
