@@ -128,13 +128,15 @@ extension PropagationState {
     /// Runs `taken`, a batch of the domain's queued listener calls, in order, outside the lock; then, unless another
     /// batch is still in flight (graphs merged while two threads ran their calls), takes out whatever was queued
     /// meanwhile and runs that, until the queue is empty. One lock round trip per batch, not one per call. A domain
-    /// merged meanwhile is followed to its root.
-    func drainDeliveries(from start: Domain, taken: consuming Deque<() -> Void>) {
+    /// merged meanwhile is followed to its root. `readSince`: where in `listsRead` the lists this drain counts out
+    /// start (a parked call run just before may have read one).
+    func drainDeliveries(from start: Domain, taken: consuming Deque<() -> Void>, readSince: Int? = nil) {
         var domain = start
+        // A call may start a transaction of another graph and drain its calls: that drain counts out only the lists
+        // read after its own `firstRead`, and leaves the list as it found it (each round below ends back at
+        // `firstRead`).
+        let firstRead = readSince ?? listsRead.count
         while true {
-            // A call may start a transaction of another graph and drain its calls: that drain counts out only the
-            // lists read after `firstRead`, and leaves the list as it found it.
-            let firstRead = listsRead.count
             while let call = taken.popFirst() { call() }
             domain = Domain.lockRoot(from: domain)
             if listsRead.count > firstRead { countOutReaders(from: firstRead) }
@@ -153,6 +155,13 @@ extension PropagationState {
             domain.unlock()
             if listsRead.count > firstRead { releaseListsRead(downTo: firstRead) }
         }
+    }
+
+    /// Hands `list`, which a queued call run by this thread's `drainDeliveries` has finished reading, to that drain,
+    /// which counts the read out under the domain.
+    @inlinable
+    static func readQueued(_ list: EdgeList) {
+        current._withUnsafeGuaranteedRef { $0.listsRead.append(list) }
     }
 
     /// Counts out the queued calls that read the lists `listsRead` holds from `first` on. Call holding the domain the

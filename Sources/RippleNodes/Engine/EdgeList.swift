@@ -81,7 +81,12 @@ final class EdgeList: ManagedBuffer<EdgeCounts, Unmanaged<AnyObject>> {
 
     /// Whether a queued call reads the list. Call holding the domain.
     var hasQueuedReaders: Bool {
-        withUnsafeMutablePointerToHeader { $0.pointee.queuedReaders > 0 }
+        queuedReaderCount > 0
+    }
+
+    /// How many queued calls read the list. Call holding the domain.
+    var queuedReaderCount: Int {
+        withUnsafeMutablePointerToHeader { $0.pointee.queuedReaders }
     }
 
     /// See ``EdgeCounts/someListenerWantsSenders``. Call holding the domain.

@@ -151,6 +151,15 @@ extension Node {
         return true
     }
 
+    /// How many queued (or parked) calls of several listeners still count as readers of this node's list: 0 once
+    /// every call has run and its thread has ended its batch. For tests: a count left behind makes every later attach
+    /// or cancel copy the list.
+    package var queuedListReaders: Int {
+        var readers = 0
+        _ = withEdgeDomain { readers = lock.withLock { edges.editableList?.queuedReaderCount ?? 0 } }
+        return readers
+    }
+
     /// Tells every listener and slot where the (new) list holds it, and the list whether a listener reads sender
     /// lists. Call under `lock`, holding the domain.
     func renumberEdges() {

@@ -344,14 +344,18 @@ extension Node {
         list.addQueuedReader()
         let wantsSenders = list.someListenerWantsSenders
         if !wantsSenders && context == nil {
+            // The transaction's first call, while the queue is idle, waits outside it (see `ParkedCall.swift`).
+            if park(value, forListenersIn: list, count: count, state: state) { return }
             state.held!.deliveries.append {
                 Node.forEachListener(in: list, count: count) { $0.deliver(value) }
+                PropagationState.readQueued(list)
             }
             return
         }
         let senders = wantsSenders ? state.senderSnapshot() : nil
         state.held!.deliveries.append {
             Node.forEachListener(in: list, count: count) { $0.deliver(value, context: context, senders: senders) }
+            PropagationState.readQueued(list)
         }
     }
 
@@ -368,8 +372,6 @@ extension Node {
             }
             index += 1
         }
-        // Run by `PropagationState.drainDeliveries` on this thread, which counts the read out under the domain.
-        PropagationState.current._withUnsafeGuaranteedRef { $0.listsRead.append(list) }
     }
 
     /// Pushes `value` along one downstream slot: its transform, into its target if that is still alive (see

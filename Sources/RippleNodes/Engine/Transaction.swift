@@ -162,10 +162,12 @@ final class PropagationState {
     /// out (`EdgeList.removeQueuedReader()`) when the drain next holds the domain (see `drainDeliveries`).
     @usableFromInline @exclusivity(unchecked) var listsRead: [EdgeList] = []
     /// The running transaction's first listener call, waiting outside the queue (see `ParkedCall.swift`): the
-    /// listener (retained), the call, and its value's storage.
+    /// listener, or the edge list of several (retained), how many places of the list it calls, the call, and its
+    /// value's storage.
     @usableFromInline @exclusivity(unchecked) var parkedListener: Unmanaged<AnyObject>?
+    @usableFromInline @exclusivity(unchecked) var parkedCount = 0
     /// Not optional: a closure stored in an `Optional` is reabstracted through a thunk, which allocates.
-    @usableFromInline @exclusivity(unchecked) var parkedCall: ParkedCall = { _, _, _ in }
+    @usableFromInline @exclusivity(unchecked) var parkedCall: ParkedCall = { _, _, _, _ in }
     @usableFromInline let parkedValue = UnsafeMutableRawPointer.allocate(byteCount: parkedValueSize,
                                                                          alignment: parkedValueAlignment)
     @usableFromInline @exclusivity(unchecked) var jobs = Deque<() -> Void>()
