@@ -106,7 +106,13 @@ extension PropagationState {
         var calls: Deque<() -> Void>? = nil
         if root.batchesInFlight == 0 && !root.deliveries.isEmpty { calls = root.takeDeliveries() }
         release(root)
-        if let taken = calls.take() { drainDeliveries(from: root, taken: taken) }
+        if let taken = calls.take() {
+            if mustDeferCalls {
+                deferDrain(from: root, taken: taken)
+            } else {
+                drainDeliveries(from: root, taken: taken)
+            }
+        }
         if !jobs.isEmpty { drainJobs() }
     }
 
@@ -137,7 +143,7 @@ extension PropagationState {
         // `firstRead`).
         let firstRead = readSince ?? listsRead.count
         while true {
-            while let call = taken.popFirst() { call() }
+            while let call = taken.popFirst() { makeCall(call) }
             domain = Domain.lockRoot(from: domain)
             if listsRead.count > firstRead { countOutReaders(from: firstRead) }
             domain.batchesInFlight -= 1

@@ -7,7 +7,8 @@ import DequeModule
 //
 // Invariants:
 // - A call parks only while the held domain's queue is empty, no batch of calls is in flight and nothing is parked:
-//   it is the transaction's first call. Parking claims the queue as taking a batch out does
+//   it is the transaction's first call. Nor past `maxNestedCalls` nested calls, where calls are deferred (see
+//   `NestedCalls.swift`). Parking claims the queue as taking a batch out does
 //   (`batchesInFlight = 1`), so every later call, of this transaction or of another thread's, waits in the queue
 //   behind the parked one and runs after it: the order the queue would give (see `Domain.swift`).
 // - Only a call without a context or a sender list parks (`Node.collectDelivery`, or `Node.collectDeliveries` for a
@@ -92,7 +93,8 @@ extension PropagationState {
     /// call parked.
     @usableFromInline
     func claimQueueForParkedCall() -> Bool {
-        guard parkedListener == nil, let root = held, root.batchesInFlight == 0, root.deliveries.isEmpty else {
+        guard parkedListener == nil, let root = held, root.batchesInFlight == 0, root.deliveries.isEmpty,
+              !mustDeferCalls else {
             return false
         }
         root.batchesInFlight = 1
@@ -126,7 +128,7 @@ extension PropagationState {
             queued = taken
         }
         release(root)
-        call(parked, parkedValue, count, nil)
+        makeCall { call(parked, parkedValue, count, nil) }
         if let queued = queued.take() {
             drainQueued(queued, from: root, afterParked: parked, readList: count > 0)
         } else {

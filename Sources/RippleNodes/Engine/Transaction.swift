@@ -172,6 +172,11 @@ final class PropagationState {
                                                                          alignment: parkedValueAlignment)
     @usableFromInline @exclusivity(unchecked) var jobs = Deque<() -> Void>()
     @exclusivity(unchecked) var drainingJobs = false
+    /// How many listener calls this thread is inside, and the drains deferred past `maxNestedCalls` of them (see
+    /// `NestedCalls.swift`).
+    @usableFromInline @exclusivity(unchecked) var callDepth = 0
+    @usableFromInline @exclusivity(unchecked) var deferredDrains = Deque<() -> Void>()
+    @exclusivity(unchecked) var runningDeferredDrains = false
     /// No context, for sets without one.
     @usableFromInline let noContext: (any Sendable)? = nil
     /// The last frame id handed out on this thread, and the last of its block (see `frameIDs`).
