@@ -92,7 +92,8 @@ struct PublishedSnapshotEpochTests {
         #expect(live.value == 1, "replaced snapshots still alive while readers keep borrowing: \(live.value - 1)")
         progress.stop.store(true, ordering: .releasing)
         for finished in done { finished.wait() }
-        #expect(progress.readers.allSatisfy { $0.lastRead.load(ordering: .acquiring) > 0 }, "every reader saw a snapshot")
+        #expect(progress.readers.allSatisfy { $0.lastRead.load(ordering: .acquiring) > 0 },
+                "every reader saw a snapshot")
         // The published one, one or two borrowed per reader, a few awaiting their readers; not one per round.
         #expect(mostAlive <= 10, "replaced snapshots piled up: \(mostAlive) alive at once over \(rounds) rounds")
         #expect(live.value == 1)
