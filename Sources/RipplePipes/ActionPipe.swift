@@ -88,9 +88,11 @@ public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
         return outcome ?? nil
     }
 
-    /// Calls that run only the actions whose state shares a bit with `state`, plus the actions without a state.
+    /// Calls that run only the actions whose state shares a bit with `state`, plus the actions without a state. An
+    /// empty `state` (0) is a programmer error: it would select no action registered with a state.
     public func doWithState(_ state: ActionState) -> StatefulActionPipe<Actions> {
-        StatefulActionPipe(pipe: self, state: state)
+        state.requireSomeBit("ActionPipe.doWithState(_:)", instead: ActionState.emptyCallAdvice)
+        return StatefulActionPipe(pipe: self, state: state)
     }
 
     /// Builds and publishes the plan of this pipe's chain, for a call that found none (`core.plan.enter()` returned
