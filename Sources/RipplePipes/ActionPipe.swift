@@ -144,11 +144,18 @@ public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
 
     /// Whether some pipe of this pipe's chain has an action for `key` (the seed's `respondsToSelector:`): whether a
     /// call may run one. Requirements and states are not checked; they are decided per call.
+    ///
+    /// Answered from the chain's published call plan, read as a call reads it (no lock, O(1)); when none is
+    /// published it is built as the next call would build it. Walking the chain's pipes instead cost its length on
+    /// every question.
     public func responds<each Argument, Result>(
         to key: KeyPath<Actions, ActionKey<repeat each Argument, Result>>
     ) -> Bool {
         let slot = actions[keyPath: key].slot
-        return pipeGraphLock.withLock { currentChain.cores.contains { $0.registrations[slot] != nil } }
+        let (published, unit) = core.plan.enter()
+        defer { core.plan.leave(unit: unit) }
+        let plan = published ?? publishPlan()
+        return plan._withUnsafeGuaranteedRef { $0.registrations(for: slot) != nil }
     }
 
     /// Whether this pipe (not its chain) has an action for `key`; ``responds(to:)`` asks the whole chain.
