@@ -49,9 +49,24 @@ struct PublishedSnapshotEpochTests {
 
     /// The same on real threads: two readers that each take their next borrow before giving back the last (so the
     /// count never reaches zero once they run), and a replacer that waits for both to move on between replacements
-    /// (a bound on replacements per borrow, without which the bound below would hang on the scheduler). Reading a
-    /// freed snapshot would trip the address and thread sanitizers in CI.
+    /// (a bound on replacements per borrow, without which the bound below would depend on the scheduler).
     @Test func replacedSnapshotsStayBoundedOnThreadsWhoseReadsOverlap() {
+        let mostAlive = overlap(rounds: 2_000, paced: true)
+        // The published one, one or two borrowed per reader, a few awaiting their readers; not one per round.
+        #expect(mostAlive <= 10, "replaced snapshots piled up: \(mostAlive) alive at once over 2,000 rounds")
+    }
+
+    /// The replacer does not wait for the readers here, so replacements land anywhere in a borrow: no reader may read
+    /// a freed snapshot (the address and thread sanitizers would report it in CI; the numbers would go backwards).
+    @Test func aSnapshotIsNeverFreedWhileBorrowedWhateverTheInterleaving() {
+        overlap(rounds: 5_000, paced: false)
+    }
+
+    /// Runs the two overlapping readers against `rounds` replacements and checks what every interleaving must give:
+    /// each reader saw snapshots, never older than one it saw before, and once the replacements stop every replaced
+    /// snapshot is freed while the readers go on borrowing. Returns the most snapshots alive at once.
+    @discardableResult
+    private func overlap(rounds: Int, paced: Bool) -> Int {
         let live = Locked(0)
         let owner = Owner()
         _ = owner.slot.replace { Tracked(0, live: live) }
@@ -62,10 +77,13 @@ struct PublishedSnapshotEpochTests {
                 var held = owner.slot.enter()
                 while !progress.stop.load(ordering: .acquiring) {
                     let next = owner.slot.enter()
-                    let number = next.snapshot?.takeUnretainedValue().number ?? -1
+                    // Both are borrowed, so both are alive; the later one is the same or newer.
+                    let old = held.snapshot?.takeUnretainedValue().number ?? -1
+                    let new = next.snapshot?.takeUnretainedValue().number ?? -1
+                    if new < old { progress.backwards.wrappingAdd(1, ordering: .relaxed) }
                     owner.slot.leave(unit: held.unit)
                     held = next
-                    progress.readers[reader].lastRead.store(number &+ 1, ordering: .releasing)
+                    progress.readers[reader].lastRead.store(new &+ 1, ordering: .releasing)
                     progress.readers[reader].steps.wrappingAdd(1, ordering: .releasing)
                     // Still borrowing: lets the replacer run on a busy machine.
                     sched_yield()
@@ -73,12 +91,17 @@ struct PublishedSnapshotEpochTests {
                 owner.slot.leave(unit: held.unit)
             }
         }
+        // Both readers borrowing before the first replacement, so the replacements overlap them.
+        for reader in progress.readers {
+            while reader.steps.load(ordering: .acquiring) == 0 { sched_yield() }
+        }
         var mostAlive = 0
-        let rounds = 2_000
         for round in 1...rounds {
-            let seen = progress.readers.map { $0.steps.load(ordering: .acquiring) }
-            for reader in 0..<readerCount {
-                while progress.readers[reader].steps.load(ordering: .acquiring) == seen[reader] { sched_yield() }
+            if paced {
+                let seen = progress.readers.map { $0.steps.load(ordering: .acquiring) }
+                for reader in 0..<readerCount {
+                    while progress.readers[reader].steps.load(ordering: .acquiring) == seen[reader] { sched_yield() }
+                }
             }
             _ = owner.slot.replace { Tracked(round, live: live) }
             mostAlive = max(mostAlive, live.value)
@@ -94,11 +117,11 @@ struct PublishedSnapshotEpochTests {
         for finished in done { finished.wait() }
         #expect(progress.readers.allSatisfy { $0.lastRead.load(ordering: .acquiring) > 0 },
                 "every reader saw a snapshot")
-        // The published one, one or two borrowed per reader, a few awaiting their readers; not one per round.
-        #expect(mostAlive <= 10, "replaced snapshots piled up: \(mostAlive) alive at once over \(rounds) rounds")
+        #expect(progress.backwards.load(ordering: .relaxed) == 0, "a reader saw an older snapshot after a newer one")
         #expect(live.value == 1)
         _ = owner.slot.replace { nil }
         #expect(live.value == 0)
+        return mostAlive
     }
 
     final class Progress: Sendable {
@@ -110,6 +133,8 @@ struct PublishedSnapshotEpochTests {
         }
         let readers: [Reader]
         let stop = Atomic<Bool>(false)
+        /// Times a reader's newer borrow showed an older snapshot than the one it still held.
+        let backwards = Atomic<Int>(0)
         init(_ count: Int) {
             readers = (0..<count).map { _ in Reader() }
         }
