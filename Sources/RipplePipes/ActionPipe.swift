@@ -95,8 +95,9 @@ public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
         return StatefulActionPipe(pipe: self, state: state)
     }
 
-    /// Builds and publishes the plan of this pipe's chain, for a call that found none (`core.plan.enter()` returned
-    /// nil) and is counted as a reader of `core.plan`, so the plan stays alive until it leaves.
+    /// Builds and publishes the plan of this pipe's chain, for a call (or `responds(to:)`) that found none published
+    /// (`core.plan.enter()` gave no snapshot) and is counted as a reader of `core.plan`, so the plan stays alive until
+    /// it leaves.
     @usableFromInline
     func publishPlan() -> Unmanaged<CallPlan> {
         pipeGraphLock.withLock {
