@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// A reader counts itself in `readers` for as long as it borrows the published snapshot: one atomic add in, one
 /// atomic subtract out. The count is split in two halves, one per epoch; a reader adds itself to the half of the
-/// epoch it read at entry and takes itself off that same half when it leaves (the ticket ``enter()`` hands back says
+/// epoch it read at entry and takes itself off that same half when it leaves (the unit ``enter()`` hands back says
 /// which). Invariants, all kept under `retired`'s lock:
 ///
 /// - A snapshot replaced since the last flip of the epoch is in `retired.current`: any counted reader may borrow it.
@@ -14,10 +14,10 @@ import Synchronization
 ///   half of the epoch before the flip) may borrow it. The epoch flips only when that half is empty and `old` has
 ///   been freed, in one compare-and-exchange, so every reader that could have seen `current` is then in the newly
 ///   inactive half, and a reader counted after the flip reads the published snapshot, never a retired one.
-/// - So `old` is freed as soon as the inactive half is seen empty, and nothing retired waits longer than the readers
-///   already counted when it was replaced take to leave, however many readers arrive meanwhile (the single count
-///   this replaced waited for every reader to leave at once, which constant overlapping readers never did, and
-///   replaced snapshots piled up).
+/// - So `old` is freed as soon as the inactive half is seen empty, and a replaced snapshot waits at most for the
+///   readers counted before the next flip to leave (two generations of borrows), however many readers arrive
+///   meanwhile. The single count this replaced waited for every reader to leave at once, which constant
+///   overlapping readers never did, and replaced snapshots piled up for as long as they kept coming.
 ///
 /// Who moves things along: the replacer, and a reader whose leave empties its half while `hasRetired` is set. Both
 /// sides use sequentially consistent operations: a reader changes `readers` before it loads `published` (or
