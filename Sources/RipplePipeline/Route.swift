@@ -40,11 +40,14 @@ struct RouteClaim {
     @usableFromInline let route: Borrowed<Route>?
     /// The claimed bit of the port's reader count (0: every frame was in use).
     @usableFromInline let frameBit: Int
+    /// What counts the emit in the port's reader count (the unit of the half it entered), to take off when it leaves.
+    @usableFromInline let unit: Int
 
     @inlinable
-    init(route: Unmanaged<Route>?, frameBit: Int) {
+    init(route: Unmanaged<Route>?, frameBit: Int, unit: Int) {
         self.route = route.map { Borrowed($0) }
         self.frameBit = frameBit
+        self.unit = unit
     }
 
     /// The index of the claimed frame among a chain's frames, or nil.
@@ -66,20 +69,23 @@ extension PublishedSnapshot where Snapshot == Route {
     func enterClaimingFrame() -> RouteClaim {
         var old = readers.load(ordering: .relaxed)
         var bit: Int
+        var unit: Int
         while true {
             let free = ~old & Route.frameBits
             bit = free & (0 &- free)
-            let (exchanged, seen) = readers.compareExchange(expected: old, desired: old &+ Route.readerUnit &+ bit,
+            // The unit of the epoch's half in the value compared, so the emit counts itself where it will leave.
+            unit = self.unit(entering: old)
+            let (exchanged, seen) = readers.compareExchange(expected: old, desired: old &+ unit &+ bit,
                                                             ordering: .sequentiallyConsistent)
             if exchanged { break }
             old = seen
         }
-        return RouteClaim(route: loadPublished(), frameBit: bit)
+        return RouteClaim(route: loadPublished(), frameBit: bit, unit: unit)
     }
 
     /// Stops borrowing and hands the frame back.
     @inlinable @inline(__always)
     func leave(_ claim: RouteClaim) {
-        leave(subtracting: Route.readerUnit &+ claim.frameBit)
+        leave(unit: claim.unit, ownerBits: claim.frameBit)
     }
 }

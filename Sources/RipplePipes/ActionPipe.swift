@@ -88,13 +88,16 @@ public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
         return outcome ?? nil
     }
 
-    /// Calls that run only the actions whose state shares a bit with `state`, plus the actions without a state.
+    /// Calls that run only the actions whose state shares a bit with `state`, plus the actions without a state. An
+    /// empty `state` (0) is a programmer error: it would select no action registered with a state.
     public func doWithState(_ state: ActionState) -> StatefulActionPipe<Actions> {
-        StatefulActionPipe(pipe: self, state: state)
+        state.requireSomeBit("ActionPipe.doWithState(_:)", instead: ActionState.emptyCallAdvice)
+        return StatefulActionPipe(pipe: self, state: state)
     }
 
-    /// Builds and publishes the plan of this pipe's chain, for a call that found none (`core.plan.enter()` returned
-    /// nil) and is counted as a reader of `core.plan`, so the plan stays alive until it leaves.
+    /// Builds and publishes the plan of this pipe's chain, for a call (or `responds(to:)`) that found none published
+    /// (`core.plan.enter()` gave no snapshot) and is counted as a reader of `core.plan`, so the plan stays alive until
+    /// it leaves.
     @usableFromInline
     func publishPlan() -> Unmanaged<CallPlan> {
         pipeGraphLock.withLock {
@@ -142,11 +145,18 @@ public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
 
     /// Whether some pipe of this pipe's chain has an action for `key` (the seed's `respondsToSelector:`): whether a
     /// call may run one. Requirements and states are not checked; they are decided per call.
+    ///
+    /// Answered from the chain's published call plan, read as a call reads it (no lock, O(1)); when none is
+    /// published it is built as the next call would build it. Walking the chain's pipes instead cost its length on
+    /// every question.
     public func responds<each Argument, Result>(
         to key: KeyPath<Actions, ActionKey<repeat each Argument, Result>>
     ) -> Bool {
         let slot = actions[keyPath: key].slot
-        return pipeGraphLock.withLock { currentChain.cores.contains { $0.registrations[slot] != nil } }
+        let (published, unit) = core.plan.enter()
+        defer { core.plan.leave(unit: unit) }
+        let plan = published ?? publishPlan()
+        return plan._withUnsafeGuaranteedRef { $0.registrations(for: slot) != nil }
     }
 
     /// Whether this pipe (not its chain) has an action for `key`; ``responds(to:)`` asks the whole chain.

@@ -26,7 +26,11 @@ public struct ActionRegistration<Actions: Sendable, each Argument, Result> {
     // MARK: Requirements
 
     /// Runs only in calls without state or made through `doWithState(_:)` with a state sharing a bit with `state`.
+    /// An empty `state` (0) is a programmer error: no `doWithState(_:)` call could select the action.
     public func state(_ state: ActionState) -> Self {
+        state.requireSomeBit("ActionRegistration.state(_:) for \(key.name)",
+                             instead: "no doWithState(_:) call could select the action; leave state(_:) out to run it "
+                                + "in every call")
         var copy = self
         copy.requiredState = state
         return copy

@@ -41,6 +41,20 @@ public struct ActionState: OptionSet, Sendable, Hashable, ExpressibleByIntegerLi
         lhs.union(rhs)
     }
 
+    /// Stops with a programmer error naming `api` when this state has no bit set. The empty state shares a bit with
+    /// nothing: an action registered with it would run in no `doWithState` call, and a `doWithState` call made with
+    /// it would run only the actions without a state, both silently. It is a mask computed as 0, or the seed's habit
+    /// of 0 for "no state", which Ripple spells by leaving the state out.
+    func requireSomeBit(_ api: @autoclosure () -> String, instead: @autoclosure () -> String) {
+        if rawValue == 0 {
+            programmerError("\(api()) needs a state with at least one bit set, got \(self): \(instead())")
+        }
+    }
+
+    /// What to do instead of a call made with the empty state.
+    static let emptyCallAdvice = "it would run only the actions registered without a state; call the pipe directly "
+        + "(or doWithTuple(_:)) to run every action"
+
     /// Whether an action registered with `self` runs in a call made with `callState` (nil: a call without state).
     @inlinable
     func admits(_ callState: ActionState?) -> Bool {

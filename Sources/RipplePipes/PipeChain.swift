@@ -48,6 +48,9 @@ final class PipeChain: @unchecked Sendable {
     @exclusivity(unchecked) private var emptyLinks = 0
     /// Links visited by compactions, for the tests that check a removal's cost (a count, not a timing).
     @exclusivity(unchecked) private(set) var compactedLinks = 0
+    /// Uses of `cores` (each may visit every link), for the tests that check what asking the chain costs (a count,
+    /// not a timing).
+    @exclusivity(unchecked) private(set) var coreWalks = 0
     /// The chain this one merged into; its `links` are empty from then on.
     @exclusivity(unchecked) var forward: PipeChain?
     /// What a call runs, built on the first call after a change and published by every pipe of the chain.
@@ -71,9 +74,10 @@ final class PipeChain: @unchecked Sendable {
         links.count - emptyLinks
     }
 
-    /// The cores of the chain's pipes, in chain order.
+    /// The cores of the chain's pipes, in chain order. Each use may walk the whole chain, so it is counted.
     var cores: some Sequence<PipeCore> {
-        links.lazy.compactMap(\.core)
+        coreWalks += 1
+        return links.lazy.compactMap(\.core)
     }
 
     /// Moves `other`'s links after this chain's; `other` is left empty.

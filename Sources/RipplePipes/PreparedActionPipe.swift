@@ -116,7 +116,8 @@ extension ActionPipe {
 
     /// Calls made with `state` whose process starts with `tuple` (the seed's `doWithStateAndTuple`).
     public func doWithStateAndTuple(_ state: ActionState, _ tuple: PipeTuple) -> PreparedActionPipe<Actions> {
-        PreparedActionPipe(pipe: self, state: state, tuple: tuple)
+        state.requireSomeBit("ActionPipe.doWithStateAndTuple(_:_:)", instead: ActionState.emptyCallAdvice)
+        return PreparedActionPipe(pipe: self, state: state, tuple: tuple)
     }
 }
 

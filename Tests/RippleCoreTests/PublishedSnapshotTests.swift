@@ -16,12 +16,13 @@ struct PublishedSnapshotTests {
 
     @Test func aReaderSeesWhatWasPublishedAndNothingBefore() {
         let owner = Owner()
-        #expect(owner.slot.enter() == nil)
-        owner.slot.leave()
+        let none = owner.slot.enter()
+        #expect(none.snapshot == nil)
+        owner.slot.leave(unit: none.unit)
         #expect(owner.slot.replace { Snapshot(1) }.isEmpty, "nothing was published before")
         let seen = owner.slot.enter()
-        #expect(seen?.takeUnretainedValue().number == 1)
-        owner.slot.leave()
+        #expect(seen.snapshot?.takeUnretainedValue().number == 1)
+        owner.slot.leave(unit: seen.unit)
     }
 
     @Test func aReplacedSnapshotNobodyReadsIsHandedBackAtOnce() {
@@ -40,16 +41,17 @@ struct PublishedSnapshotTests {
             _ = owner.slot.replace { made }
         }
         let borrowed = owner.slot.enter()
-        _ = owner.slot.enter()   // a second reader
+        let second = owner.slot.enter()
         #expect(owner.slot.replace { Snapshot(2) }.isEmpty, "retired, not handed back: readers borrow it")
         #expect(first != nil)
-        #expect(borrowed?.takeUnretainedValue().number == 1)
-        owner.slot.leave()
+        #expect(borrowed.snapshot?.takeUnretainedValue().number == 1)
+        owner.slot.leave(unit: second.unit)
         #expect(first != nil, "one reader still borrows it")
-        owner.slot.leave()
+        owner.slot.leave(unit: borrowed.unit)
         #expect(first == nil, "the last reader released it")
-        #expect(owner.slot.enter()?.takeUnretainedValue().number == 2)
-        owner.slot.leave()
+        let third = owner.slot.enter()
+        #expect(third.snapshot?.takeUnretainedValue().number == 2)
+        owner.slot.leave(unit: third.unit)
     }
 
     @Test func theOwnersLowBitsDoNotCountAsReaders() {
@@ -61,12 +63,15 @@ struct PublishedSnapshotTests {
             _ = owner.slot.replace { made }
         }
         // A reader that also claims bit 1 below the unit, as RipplePipeline claims a frame.
-        owner.slot.readers.wrappingAdd(4 + 1, ordering: .sequentiallyConsistent)
+        let unit = owner.slot.unit(entering: owner.slot.readers.load(ordering: .relaxed))
+        #expect(unit == 4)
+        owner.slot.readers.wrappingAdd(unit + 1, ordering: .sequentiallyConsistent)
         #expect(owner.slot.loadPublished()?.takeUnretainedValue().number == 1)
         #expect(owner.slot.replace { nil }.isEmpty)
-        owner.slot.leave(subtracting: 4 + 1)
+        owner.slot.leave(unit: unit, ownerBits: 1)
         #expect(first == nil)
-        #expect(owner.slot.readers.load(ordering: .sequentiallyConsistent) == 0)
+        // Bit 63 of the count is the epoch, which the replacement flipped.
+        #expect(owner.slot.readers.load(ordering: .sequentiallyConsistent) & Int.max == 0)
     }
 
     @Test func freeingTheOwnerReleasesThePublishedSnapshot() {
@@ -101,8 +106,9 @@ struct PublishedSnapshotTests {
                     _ = slot.snapshots.replace { Tracked(round, live: live) }
                 } else {
                     // Reading a freed snapshot would trip the address and thread sanitizers in CI.
-                    let number = slot.snapshots.enter()?.takeUnretainedValue().number
-                    slot.snapshots.leave()
+                    let (snapshot, unit) = slot.snapshots.enter()
+                    let number = snapshot?.takeUnretainedValue().number
+                    slot.snapshots.leave(unit: unit)
                     if number != nil { reads.withLock { $0 += 1 } }
                 }
             }
