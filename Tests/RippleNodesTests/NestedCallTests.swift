@@ -5,8 +5,8 @@ import RippleTesting
 import Testing
 
 /// A listener that sets a node of another graph runs that graph's transaction at once; its listener calls run inside
-/// the first call up to 32 graphs deep, and past that right after the call that set them returns, so a chain of any
-/// length of graphs setting one another runs on a small stack (see `NestedCalls.swift`).
+/// the first call up to 32 graphs deep, and past that once the calls of the batch that set them have run, so a chain
+/// of any length of graphs setting one another runs on a small stack (see `NestedCalls.swift`).
 @Suite("Listener calls nested through other graphs")
 struct NestedCallTests {
     /// 100,000 graphs, each node's listener setting the next graph's node, set from a 512 KiB thread: every node ends
@@ -51,8 +51,9 @@ struct NestedCallTests {
         done.wait()
     }
 
-    /// The order a listener sees: graph `k`'s calls run inside graph `k − 1`'s call while fewer than 32 calls are on
-    /// the stack; graph 32's, set from the 32nd nested call, runs once that call returns, and so on down the chain.
+    /// The order a listener sees: graph `k`'s calls run inside graph `k − 1`'s call while fewer than 32 drains are on
+    /// the stack; graph 32's, set from the 32nd nested call, runs once that call (its graph's batch) returns, and so
+    /// on down the chain.
     @Test func pastThirtyTwoNestedCallsAGraphsCallsRunAfterTheCallThatSetThem() {
         let depth = 40
         let nodes = (0...depth).map { _ in MutableNode(0) }

@@ -106,13 +106,7 @@ extension PropagationState {
         var calls: Deque<() -> Void>? = nil
         if root.batchesInFlight == 0 && !root.deliveries.isEmpty { calls = root.takeDeliveries() }
         release(root)
-        if let taken = calls.take() {
-            if mustDeferCalls {
-                deferDrain(from: root, taken: taken)
-            } else {
-                drainDeliveries(from: root, taken: taken)
-            }
-        }
+        if let taken = calls.take() { drainDeliveries(from: root, taken: taken) }
         if !jobs.isEmpty { drainJobs() }
     }
 
@@ -137,13 +131,20 @@ extension PropagationState {
     /// merged meanwhile is followed to its root. `readSince`: where in `listsRead` the lists this drain counts out
     /// start (a parked call run just before may have read one).
     func drainDeliveries(from start: Domain, taken: consuming Deque<() -> Void>, readSince: Int? = nil) {
+        // Past `maxNestedDrains` nested drains, this one runs once the drain at that depth ends (`NestedCalls.swift`).
+        if mustDeferDrain {
+            deferDrain(from: start, taken: taken)
+            return
+        }
+        drainDepth &+= 1
+        defer { endNestedDrain() }
         var domain = start
         // A call may start a transaction of another graph and drain its calls: that drain counts out only the lists
         // read after its own `firstRead`, and leaves the list as it found it (each round below ends back at
         // `firstRead`).
         let firstRead = readSince ?? listsRead.count
         while true {
-            while let call = taken.popFirst() { makeCall(call) }
+            while let call = taken.popFirst() { call() }
             domain = Domain.lockRoot(from: domain)
             if listsRead.count > firstRead { countOutReaders(from: firstRead) }
             domain.batchesInFlight -= 1

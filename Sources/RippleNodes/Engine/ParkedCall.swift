@@ -7,7 +7,7 @@ import DequeModule
 //
 // Invariants:
 // - A call parks only while the held domain's queue is empty, no batch of calls is in flight and nothing is parked:
-//   it is the transaction's first call. Nor past `maxNestedCalls` nested calls, where calls are deferred (see
+//   it is the transaction's first call. Nor past `maxNestedDrains` nested drains, where drains are deferred (see
 //   `NestedCalls.swift`). Parking claims the queue as taking a batch out does
 //   (`batchesInFlight = 1`), so every later call, of this transaction or of another thread's, waits in the queue
 //   behind the parked one and runs after it: the order the queue would give (see `Domain.swift`).
@@ -94,7 +94,7 @@ extension PropagationState {
     @usableFromInline
     func claimQueueForParkedCall() -> Bool {
         guard parkedListener == nil, let root = held, root.batchesInFlight == 0, root.deliveries.isEmpty,
-              !mustDeferCalls else {
+              !mustDeferDrain else {
             return false
         }
         root.batchesInFlight = 1
@@ -128,7 +128,9 @@ extension PropagationState {
             queued = taken
         }
         release(root)
-        makeCall { call(parked, parkedValue, count, nil) }
+        drainDepth &+= 1
+        call(parked, parkedValue, count, nil)
+        endNestedDrain()
         if let queued = queued.take() {
             drainQueued(queued, from: root, afterParked: parked, readList: count > 0)
         } else {

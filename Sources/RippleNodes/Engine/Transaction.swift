@@ -172,9 +172,9 @@ final class PropagationState {
                                                                          alignment: parkedValueAlignment)
     @usableFromInline @exclusivity(unchecked) var jobs = Deque<() -> Void>()
     @exclusivity(unchecked) var drainingJobs = false
-    /// How many listener calls this thread is inside, and the drains deferred past `maxNestedCalls` of them (see
-    /// `NestedCalls.swift`).
-    @usableFromInline @exclusivity(unchecked) var callDepth = 0
+    /// How many drains of listener calls this thread is inside, and the drains deferred past `maxNestedDrains` of
+    /// them (see `NestedCalls.swift`).
+    @usableFromInline @exclusivity(unchecked) var drainDepth = 0
     @usableFromInline @exclusivity(unchecked) var deferredDrains = Deque<() -> Void>()
     @exclusivity(unchecked) var runningDeferredDrains = false
     /// No context, for sets without one.
