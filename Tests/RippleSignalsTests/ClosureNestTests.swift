@@ -71,6 +71,28 @@ struct ClosureNestTests {
         }
     }
 
+    @Test("a nest whose captured signals each carry 63 maps (as many as the release barriers leave uncut) is freed")
+    func capturedChains() async {
+        // Between two counted levels lie the captured signal's own operators: with a count of 32 before the drain,
+        // 5,000 levels of 60 maps overflowed the 512 KiB thread.
+        await #expect(processExitsWith: .success) {
+            DepthTests.onSmallStack {
+                var signal = Signal<Int, Never>.just(7)
+                for _ in 0..<5_000 {
+                    var captured = signal
+                    for _ in 0..<63 { captured = captured.map { $0 } }
+                    signal = Signal<Int, Never>.just(0).flatMap { [captured] _ in captured }
+                }
+                let received = Locked<[Int]>([])
+                let disposer = signal.subscribe(value: { value in received.withLock { $0.append(value) } })
+                disposer.dispose()
+                precondition(received.withLock { $0 } == [7], "received \(received.withLock { $0.prefix(3) })")
+                signal = .just(0)
+                precondition(RecipeRelease.isIdle && RecipeNesting.isIdle, "a release was left waiting")
+            }
+        }
+    }
+
     @Test("shallow nests deliver the same (in process, so a mistake shows as a test failure, not an exit code)",
           arguments: kinds)
     func shallow(_ kind: String) {

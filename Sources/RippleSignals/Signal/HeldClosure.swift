@@ -11,7 +11,8 @@ import RippleCore
 //   limit it hands it, boxed in a `RestartedRelease`, to the thread's release drain (RippleCore's `ReleaseDrain`),
 //   and the box frees it counting from zero. Only the outermost hand-over on a thread frees what the drain holds, in
 //   a loop; so a nest of any depth recurses through at most `2 × limit` held objects (the loop runs at the limit),
-//   and nothing is left once the outermost release returns.
+//   each with what lies between it and the next (at most two release-barrier intervals of operators), and nothing
+//   is left once the outermost release returns.
 // - Only a nest past the limit pays for the box and the drain; every held object pays a thread-local lookup when
 //   freed. Subscriptions copy the closure out when they start, so values never go through the holder.
 
@@ -21,7 +22,11 @@ import RippleCore
 /// thread runs; so it is borrowed without a reference count (a retain and release per freed recipe otherwise).
 final class RecipeNesting {
     /// Held objects freed in place, one inside the other, before the next hands its contents to the release drain.
-    static var limit: Int { 32 }
+    /// Small: between two counted levels a path may cross a captured signal's own operators, up to 63 that no
+    /// barrier cuts, so a count of 8 bounds a path at 2 × 8 × 64 operators; 32 let a nest of signals carrying 60
+    /// maps each overflow a 512 KiB thread (debug build). A chain of up to 8 flattening operators still frees with
+    /// no hand-over.
+    static var limit: Int { 8 }
 
     @exclusivity(unchecked) var level = 0
 
