@@ -22,8 +22,11 @@ extension Signal {
     func catching<NewFailure: Error>(
         _ handler: @escaping @Sendable (Failure) -> Signal<Value, NewFailure>
     ) -> Signal<Value, NewFailure> {
+        // `handler` is held, so that a nest of handlers capturing signals is freed counted (see HeldClosure.swift).
         let source = asUpstream
+        let held = HeldClosure(handler)
         return Signal<Value, NewFailure>(depth: depthAbove) { downstream in
+            let handler = held.closure
             let serial = SerialDisposer()
             let first = source.attach(
                 value: { downstream.send($0) },

@@ -19,10 +19,11 @@ extension Signal {
     ) -> Signal<Output, Failure> {
         // Inlinable so that the per-subscription state and its callbacks are specialised in the caller's module: no
         // generic metadata lookups when subscribing or per value. Fused (see `FusedState`): no subscriber of its own.
-        let upstream = asUpstream
+        // The transform and upstream are held by one `FlatteningRecipe`, freed counted (see FlatteningRecipe.swift).
+        let recipe = FlatteningRecipe.make(transform: transform, over: asUpstream)
         return .fused(depth: depthAbove) { value, keep, error, complete in
-            FlattenMapState(transform: transform, value: value, keep: keep, error: error, complete: complete)
-                .start(upstream)
+            FlattenMapState(transform: recipe.transform!, value: value, keep: keep, error: error, complete: complete)
+                .start(recipe.upstream)
         }
     }
 }

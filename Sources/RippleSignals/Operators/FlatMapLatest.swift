@@ -27,10 +27,12 @@ extension Signal {
     func latestFlatMap<Output: Sendable>(
         _ transform: (@Sendable (Value) -> Signal<Output, Failure>)?
     ) -> Signal<Output, Failure> {
-        let upstream = asUpstream
+        // The transform and upstream are held by one `FlatteningRecipe`, freed counted (see FlatteningRecipe.swift).
+        let recipe = FlatteningRecipe.make(transform: transform, over: asUpstream)
         return .fused(depth: depthAbove) { value, keep, error, complete in
-            SwitchToLatestState(transform: transform, value: value, keep: keep, error: error, complete: complete)
-                .start(upstream)
+            SwitchToLatestState(transform: recipe.transform, value: value, keep: keep, error: error,
+                                complete: complete)
+                .start(recipe.upstream)
         }
     }
 
