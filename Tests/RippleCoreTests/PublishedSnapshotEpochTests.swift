@@ -10,17 +10,6 @@ import Testing
 
 @Suite("PublishedSnapshot: retired snapshots stay bounded under readers that never all leave")
 struct PublishedSnapshotEpochTests {
-    final class Tracked: Sendable {
-        let live: Locked<Int>
-        let number: Int
-        init(_ number: Int, live: Locked<Int>) {
-            self.number = number
-            self.live = live
-            live.withLock { $0 += 1 }
-        }
-        deinit { live.withLock { $0 -= 1 } }
-    }
-
     final class Owner: @unchecked Sendable {
         let slot = PublishedSnapshot<Tracked>()
     }

@@ -86,16 +86,6 @@ struct PublishedSnapshotTests {
     }
 
     @Test func concurrentReadersAndReplacersNeitherLeakNorReadAFreedSnapshot() {
-        final class Tracked: Sendable {
-            let live: Locked<Int>
-            let number: Int
-            init(_ number: Int, live: Locked<Int>) {
-                self.number = number
-                self.live = live
-                live.withLock { $0 += 1 }
-            }
-            deinit { live.withLock { $0 -= 1 } }
-        }
         let live = Locked(0)
         let reads = Locked(0)
         let slot = LockedSlot()
@@ -122,4 +112,16 @@ struct PublishedSnapshotTests {
             let snapshots = PublishedSnapshot<Tracked>()
         }
     }
+}
+
+/// A snapshot that counts the live instances in `live`, so a test sees which were freed.
+final class Tracked: Sendable {
+    let live: Locked<Int>
+    let number: Int
+    init(_ number: Int, live: Locked<Int>) {
+        self.number = number
+        self.live = live
+        live.withLock { $0 += 1 }
+    }
+    deinit { live.withLock { $0 -= 1 } }
 }
