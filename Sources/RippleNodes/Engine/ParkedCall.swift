@@ -6,14 +6,15 @@ import DequeModule
 // 1,231 → 800 instructions a set, KairoDiamond 5,314 → 4,883 an update.
 //
 // Invariants:
-// - A call parks only while the held domain's queue is empty, no batch of calls is in flight and nothing is parked:
-//   it is the transaction's first call. Nor past `maxNestedDrains` nested drains, where drains are deferred (see
-//   `NestedCalls.swift`). Parking claims the queue as taking a batch out does
-//   (`batchesInFlight = 1`), so every later call, of this transaction or of another thread's, waits in the queue
-//   behind the parked one and runs after it: the order the queue would give (see `Domain.swift`).
+// - A call parks only while the held domain's queue is empty, no batch of calls is in flight and nothing is parked: it
+//   is the transaction's first call. Nor past `maxNestedDrains` nested drains, where drains are deferred (see
+//   `NestedCalls.swift`). Parking claims the queue as taking a batch out does (`batchesInFlight = 1`), so every later
+//   call, of this transaction or of another thread's, waits in the queue behind the parked one and runs after it: the
+//   order the queue would give (see `Domain.swift`).
 // - Only a call without a context or a sender list parks (`Node.collectDelivery`, or `Node.collectDeliveries` for a
-//   node's several listeners, read from its edge list), of a value that fits `parkedValue`. The value is initialised there, typed (`bindMemory`), and moved out by the parked call before it
-//   runs any user code, so a transaction that call starts may park in the same storage.
+//   node's several listeners, read from its edge list), of a value that fits `parkedValue`. The value is initialised
+//   there, typed (`bindMemory`), and moved out by the parked call before it runs any user code, so a transaction that
+//   call starts may park in the same storage.
 // - `parkedListener` (retained), `parkedCount` (0 for one listener) and `parkedCall` are set together and taken
 //   together by the commit.
 // - A parked call of several listeners reads an edge list counted in as a queued reader (see `EdgeList.swift`). Run
