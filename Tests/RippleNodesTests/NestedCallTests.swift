@@ -106,4 +106,36 @@ struct NestedCallTests {
             #expect(nodes.allSatisfy { $0.queuedListReaders == 0 })
         }
     }
+
+    /// A deferred graph's listener links its node into another graph and sets that graph: the merged graph's calls
+    /// wait behind the deferred drain's batch (its queue is busy), then run once, in order, from the same loop.
+    @Test func aDeferredCallThatMergesAndSetsAnotherGraphIsHeardOnce() {
+        let depth = 40
+        let nodes = (0...depth).map { _ in MutableNode(0) }
+        let other = MutableNode(0)
+        let bag = CancelBag()
+        let heard = Recorder<String>()
+        let link = Locked<(any CancelToken)?>(nil)
+        for index in 0..<depth {
+            let next = nodes[index + 1]
+            nodes[index].listened(by: bag).withBlock { value in
+                if index == 36 && value > 0 {
+                    link.withLock { $0 = $0 ?? other.link(to: nodes[index]) }
+                    other.value = value * 1_000
+                }
+                next.value = value
+            }
+        }
+        other.listened(by: bag).withBlock { heard.record("other \($0)") }
+        nodes[depth].listened(by: bag).withBlock { heard.record("last \($0)") }
+        heard.reset()
+        nodes[0].value = 1
+        #expect(heard.values == ["other 1", "other 1000", "last 1"])
+        heard.reset()
+        nodes[0].value = 2
+        #expect(heard.values == ["other 2", "other 2000", "last 2"])
+        #expect(other.value == 2_000)
+        #expect(nodes.allSatisfy { $0.queuedListReaders == 0 } && other.queuedListReaders == 0)
+        withExtendedLifetime(link) {}
+    }
 }
