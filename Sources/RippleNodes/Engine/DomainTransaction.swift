@@ -164,13 +164,6 @@ extension PropagationState {
         }
     }
 
-    /// Hands `list`, which a queued call run by this thread's `drainDeliveries` has finished reading, to that drain,
-    /// which counts the read out under the domain.
-    @inlinable
-    static func readQueued(_ list: EdgeList) {
-        current._withUnsafeGuaranteedRef { $0.listsRead.append(list) }
-    }
-
     /// Counts out the queued calls that read the lists `listsRead` holds from `first` on. Call holding the domain the
     /// calls were queued in.
     private func countOutReaders(from first: Int) {

@@ -156,7 +156,9 @@ extension Node {
     /// or cancel copy the list.
     package var queuedListReaders: Int {
         var readers = 0
-        _ = withEdgeDomain { readers = lock.withLock { edges.editableList?.queuedReaderCount ?? 0 } }
+        let read = withEdgeDomain { readers = lock.withLock { edges.editableList?.queuedReaderCount ?? 0 } }
+        // Asked inside a transaction of another, busy graph, the domain could not be taken: no count to give.
+        precondition(read, "Node.queuedListReaders: asked while this thread runs a transaction of a busy graph")
         return readers
     }
 

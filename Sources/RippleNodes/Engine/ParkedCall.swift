@@ -77,8 +77,7 @@ extension Node {
                 let list = unsafeDowncast($0, to: EdgeList.self)
                 if let domain {
                     domain.deliveries.prepend {
-                        Node.forEachListener(in: list, count: count) { $0.deliver(value) }
-                        PropagationState.readQueued(list)
+                        Node.forEachQueuedListener(in: list, count: count) { $0.deliver(value) }
                     }
                 } else {
                     Node.forEachListener(in: list, count: count) { $0.deliver(value) }

@@ -346,16 +346,14 @@ extension Node {
         if !wantsSenders && context == nil {
             // The transaction's first call, while the queue is idle, waits outside it (see `ParkedCall.swift`).
             if park(value, forListenersIn: list, count: count, state: state) { return }
-            state.held!.deliveries.append {
-                Node.forEachListener(in: list, count: count) { $0.deliver(value) }
-                PropagationState.readQueued(list)
-            }
+            state.held!.deliveries.append { Node.forEachQueuedListener(in: list, count: count) { $0.deliver(value) } }
             return
         }
         let senders = wantsSenders ? state.senderSnapshot() : nil
         state.held!.deliveries.append {
-            Node.forEachListener(in: list, count: count) { $0.deliver(value, context: context, senders: senders) }
-            PropagationState.readQueued(list)
+            Node.forEachQueuedListener(in: list, count: count) {
+                $0.deliver(value, context: context, senders: senders)
+            }
         }
     }
 
@@ -372,6 +370,14 @@ extension Node {
             }
             index += 1
         }
+    }
+
+    /// ``forEachListener(in:count:_:)`` for a call run from the domain's queue: then hands the list to this thread's
+    /// drain (`PropagationState.drainDeliveries`), which counts the read out under the domain.
+    @inlinable @inline(__always)
+    static func forEachQueuedListener(in list: EdgeList, count: Int, _ body: (ListenEdge<Value>) -> Void) {
+        forEachListener(in: list, count: count, body)
+        PropagationState.current._withUnsafeGuaranteedRef { $0.listsRead.append(list) }
     }
 
     /// Pushes `value` along one downstream slot: its transform, into its target if that is still alive (see
