@@ -40,7 +40,8 @@ final class RecipeNesting {
                 releaseInPlace()
                 nesting.level &-= 1
             } else {
-                ReleaseDrain.release(value: RestartedRelease(take()))
+                // The box is an object already: handed over as one, not boxed again by `release(value:)`.
+                ReleaseDrain.release(Unmanaged.passRetained(RestartedRelease(take()) as AnyObject))
             }
         }
     }
