@@ -95,9 +95,17 @@ public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
         return StatefulActionPipe(pipe: self, state: state)
     }
 
-    /// Builds and publishes the plan of this pipe's chain, for a call (or `responds(to:)`) that found none published
-    /// (`core.plan.enter()` gave no snapshot) and is counted as a reader of `core.plan`, so the plan stays alive until
-    /// it leaves.
+    /// Counts the caller in as a reader of `core.plan` and borrows the published plan, building and publishing it
+    /// first when there is none. Leave with `core.plan.leave(unit:)` and the unit returned; until then the plan
+    /// stays alive.
+    @inlinable @inline(__always)
+    func enterPlan() -> (plan: Unmanaged<CallPlan>, unit: Int) {
+        let (published, unit) = core.plan.enter()
+        return (published ?? publishPlan(), unit)
+    }
+
+    /// Builds and publishes the plan of this pipe's chain, for a reader of `core.plan` that found none published
+    /// (see ``enterPlan()``).
     @usableFromInline
     func publishPlan() -> Unmanaged<CallPlan> {
         pipeGraphLock.withLock {
@@ -153,9 +161,8 @@ public final class ActionPipe<Actions: Sendable>: @unchecked Sendable {
         to key: KeyPath<Actions, ActionKey<repeat each Argument, Result>>
     ) -> Bool {
         let slot = actions[keyPath: key].slot
-        let (published, unit) = core.plan.enter()
+        let (plan, unit) = enterPlan()
         defer { core.plan.leave(unit: unit) }
-        let plan = published ?? publishPlan()
         return plan._withUnsafeGuaranteedRef { $0.registrations(for: slot) != nil }
     }
 

@@ -8,9 +8,8 @@ extension ActionPipe {
     func perform<each Argument, Result>(slot: Int, state: ActionState?, tuple: PipeTuple? = nil,
                                         _ arguments: repeat each Argument) -> Result? {
         // Counted as a reader of the pipe's plan, the call borrows the published plan: no lock, no retain.
-        let (published, unit) = core.plan.enter()
+        let (plan, unit) = enterPlan()
         defer { core.plan.leave(unit: unit) }
-        let plan = published ?? publishPlan()
         guard let registrations = plan._withUnsafeGuaranteedRef({ $0.registrations(for: slot) }) else { return nil }
         // The frame lives on this stack. The process reaches it only under its lock, and only until `endSyncCall`
         // (inside this closure, so before the frame goes) detaches it: a process kept beyond the call gets a heap
@@ -127,8 +126,7 @@ extension ActionPipe {
     func performAsync<each Argument, Result>(slot: Int, state: ActionState?, tuple: PipeTuple? = nil,
                                              _ arguments: repeat each Argument) async -> Result? {
         // An async call keeps its own references rather than staying counted as a reader across its awaits.
-        let (published, unit) = core.plan.enter()
-        let plan = published ?? publishPlan()
+        let (plan, unit) = enterPlan()
         let borrowed = plan._withUnsafeGuaranteedRef { $0.registrations(for: slot) }
         let registrations = borrowed.map { ContiguousArray($0.lazy.map { $0.takeUnretainedValue() }) }
         core.plan.leave(unit: unit)
